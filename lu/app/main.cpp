@@ -1,0 +1,147 @@
+// lu: the NPB LU benchmark on columnwise stripes, any number of MPI ranks.
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <new>
+
+#include "balance/partition.hpp"
+#include "lu/app/options.hpp"
+#include "lu/app/report.hpp"
+#include "lu/solver.hpp"
+
+namespace {
+
+using namespace npblu;
+
+constexpr int kExitFailed = 1;  // ran, but did not verify
+constexpr int kExitUsage = 2;   // bad input, nothing ran
+
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv) { MPI_Init(argc, argv); }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+/// Collective: true when `ok` holds on every rank. A failing rank prints its
+/// own message, so a problem seen by one rank alone still stops all of them.
+bool everyone_ok(bool ok, const std::string& message, MPI_Comm comm) {
+  if (!ok) std::cerr << "lu: error: " << message << std::endl;
+  int local = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all == 1;
+}
+
+Partition make_partition(const RunOptions& o, int ranks) {
+  const ColumnRange interior = o.grid.interior_columns();
+  if (o.columns.empty()) return Partition::equal(interior, ranks);
+  if (static_cast<int>(o.columns.size()) != ranks) {
+    throw UsageError("--columns gives " + std::to_string(o.columns.size()) + " widths but the run has " +
+                     std::to_string(ranks) + " ranks");
+  }
+  return Partition::from_widths(interior, o.columns);
+}
+
+int run(int argc, char** argv, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool root = rank == 0;
+
+  // Everything below until the solve is computed identically on every rank
+  // from the same arguments, so every rank reaches the same verdict.
+  RunOptions opts;
+  std::optional<Partition> partition;
+  try {
+    auto parsed = parse_command_line(argc, argv);
+    if (!parsed.options) {
+      if (root) std::cout << parsed.help;
+      return 0;
+    }
+    opts = *parsed.options;
+    // MPI counts are ints: one message carries up to two whole columns.
+    if (5LL * opts.grid.nx * opts.grid.nz * kStateHalo > INT_MAX) {
+      throw UsageError("grid too large: a column of " + std::to_string(opts.grid.nx) + "x" +
+                       std::to_string(opts.grid.nz) + " points exceeds MPI's message size");
+    }
+    partition = make_partition(opts, ranks);
+  } catch (const std::exception& e) {
+    if (root) std::cerr << "lu: error: " << e.what() << std::endl;
+    return kExitUsage;
+  }
+
+  // Rank-local checks: only rank 0 writes the JSON file.
+  bool json_ok = true;
+  if (root && !opts.json_path.empty()) json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
+  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm)) return kExitUsage;
+
+  const SolverConfig config{opts.grid, opts.iterations, opts.dt};
+  std::optional<LuSolver> solver;
+  std::string failure;
+  try {
+    solver.emplace(comm, config, *partition);
+  } catch (const std::bad_alloc&) {
+    failure = "out of memory allocating " + std::to_string((*partition)[rank].width()) + " columns of a " +
+              std::to_string(opts.grid.nx) + "x" + std::to_string(opts.grid.nz) + " grid on rank " +
+              std::to_string(rank);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!everyone_ok(failure.empty(), failure, comm)) return kExitUsage;
+
+  if (root) {
+    std::cout << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
+              << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
+              << "  Iterations: " << opts.iterations << "  dt: " << opts.dt << "  Ranks: " << ranks
+              << "  Columns: " << partition->to_string() << "\n"
+              << std::endl;
+  }
+  const ProgressCallback progress = [&](int it, double elapsed, const Vector5& rsdnm) {
+    if (root) std::printf(" iteration %6d / %d   elapsed %9.2f s   residual[1] %.6e\n", it, opts.iterations,
+                          elapsed, rsdnm[0]);
+    if (root) std::fflush(stdout);
+  };
+  const SolveResult result = solver->run(opts.quiet ? 0.0 : opts.progress_interval, progress);
+
+  RunReport report;
+  report.problem_class = opts.problem_class;
+  report.grid = opts.grid;
+  report.iterations = opts.iterations;
+  report.iterations_run = result.iterations;
+  report.dt = opts.dt;
+  report.ranks = ranks;
+  report.columns = partition->widths();
+  report.seconds = result.seconds;
+  report.mops = lu_mops(opts.grid.nx, opts.grid.ny, opts.grid.nz, result.iterations, result.seconds);
+  report.computed = {result.residual_norms, result.error_norms, result.surface_integral};
+  if (opts.reference) report.verification = verify(report.computed, *opts.reference);
+  report.field_checksum = solver->checksum();
+  report.phases = reduce_phase_timers(result.timers, comm);
+
+  int exit_code = kExitFailed;
+  if (root) {
+    std::cout << format_report(report) << std::flush;
+    exit_code = report.successful() ? 0 : kExitFailed;
+    if (!opts.json_path.empty()) {
+      std::ofstream out(opts.json_path, std::ios::trunc);
+      out << to_json(report).dump(2) << "\n";
+      if (!out) {
+        std::cerr << "lu: error: failed writing '" << opts.json_path << "'" << std::endl;
+        exit_code = kExitFailed;
+      }
+    }
+  }
+  MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MpiSession mpi(&argc, &argv);
+  return run(argc, argv, MPI_COMM_WORLD);
+}

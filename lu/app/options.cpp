@@ -1,0 +1,112 @@
+#include "lu/app/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <sstream>
+
+namespace npblu {
+
+std::vector<int> parse_int_list(const std::string& text, const std::string& what) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size()) {
+      throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
+    }
+    values.push_back(v);
+  }
+  if (values.empty() || text.back() == ',') {
+    throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
+  }
+  return values;
+}
+
+ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
+  app.name("lu");
+  std::string class_name;
+  std::string class_positional;
+  std::vector<int> size;
+  std::optional<int> iterations;
+  std::optional<double> dt;
+  std::string columns;
+  RunOptions opts;
+
+  app.add_option("--class,-c", class_name, "Problem class: S W A B C D E F");
+  app.add_option("class", class_positional, "Problem class, positionally (lu A)");
+  app.add_option("--size", size, "Custom grid NX NY NZ (class U, unverified)")->expected(3);
+  app.add_option("--iterations", iterations, "Number of SSOR iterations (overrides the class)");
+  app.add_option("--dt", dt, "Time step (overrides the class)");
+  app.add_option("--columns", columns, "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)");
+  app.add_option("--json", opts.json_path, "Write the report as JSON to this file");
+  app.add_flag("--quiet,-q", opts.quiet, "No progress lines");
+  app.add_option("--progress-interval", opts.progress_interval, "Seconds between progress lines (default 5)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, app.help()};
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+
+  if (!class_name.empty() && !class_positional.empty() && class_name != class_positional) {
+    throw UsageError("class given twice: '" + class_name + "' and '" + class_positional + "'");
+  }
+  if (class_name.empty()) class_name = class_positional;
+
+  if (!class_name.empty()) {
+    const auto pc = class_name.size() == 1 ? find_problem_class(class_name[0]) : std::nullopt;
+    if (!pc) throw UsageError("unknown class '" + class_name + "' (expected one of S W A B C D E F)");
+    opts.problem_class = pc->name;
+    opts.grid = {pc->n, pc->n, pc->n};
+    opts.iterations = pc->itmax;
+    opts.dt = pc->dt;
+    opts.reference = pc->reference;
+  } else if (size.empty()) {
+    throw UsageError("no problem given: name a class (S W A B C D E F) or give --size NX NY NZ");
+  }
+
+  if (!size.empty()) {
+    for (int n : size) {
+      if (n < kMinimumGridPoints) {
+        throw UsageError("--size " + std::to_string(size[0]) + " " + std::to_string(size[1]) + " " +
+                         std::to_string(size[2]) + ": every dimension needs at least " +
+                         std::to_string(kMinimumGridPoints) + " points");
+      }
+    }
+    opts.grid = {size[0], size[1], size[2]};
+    if (class_name.empty() && (!iterations || !dt)) {
+      throw UsageError("a custom --size needs --iterations N and --dt X");
+    }
+  }
+  if (iterations) {
+    if (*iterations < 1) throw UsageError("--iterations must be at least 1, got " + std::to_string(*iterations));
+    opts.iterations = *iterations;
+  }
+  if (dt) {
+    if (!std::isfinite(*dt) || *dt <= 0.0) throw UsageError("--dt must be a positive number");
+    opts.dt = *dt;
+  }
+  // Anything that changes the tabulated problem makes it a custom run.
+  if (opts.reference) {
+    const auto pc = find_problem_class(opts.problem_class);
+    if (opts.grid != GridSize{pc->n, pc->n, pc->n} || opts.iterations != pc->itmax || opts.dt != pc->dt) {
+      opts.problem_class = 'U';
+      opts.reference.reset();
+    }
+  }
+  if (!columns.empty()) opts.columns = parse_int_list(columns, "--columns");
+  if (!(opts.progress_interval >= 0.0)) throw UsageError("--progress-interval must be >= 0");
+  return {opts, {}};
+}
+
+}  // namespace npblu

@@ -1,0 +1,110 @@
+#include "lu/app/report.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+namespace npblu {
+
+bool RunReport::successful() const {
+  const bool finished = iterations_run == iterations;
+  return verification.performed ? verification.passed && finished : finished;
+}
+
+std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm) {
+  constexpr int n = PhaseTimers::kCount;
+  std::array<double, n> mins{}, maxs{}, sums{};
+  MPI_Reduce(local.values().data(), mins.data(), n, MPI_DOUBLE, MPI_MIN, 0, comm);
+  MPI_Reduce(local.values().data(), maxs.data(), n, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Reduce(local.values().data(), sums.data(), n, MPI_DOUBLE, MPI_SUM, 0, comm);
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  std::array<PhaseStats, n> stats{};
+  for (int p = 0; p < n; ++p) stats[p] = {mins[p], maxs[p], sums[p] / size};
+  return stats;
+}
+
+std::string format_report(const RunReport& r) {
+  std::string s;
+  auto line = [&](std::string_view label, const std::string& value) {
+    s += fmt::format(" {:<16}= {:>24}\n", label, value);
+  };
+  s += "\n";
+  if (r.verification.performed) {
+    s += fmt::format(" Verification being performed for class {}\n", r.problem_class);
+    s += fmt::format(" Accuracy setting for epsilon = {:20.13E}\n", r.verification.epsilon);
+    s += fmt::format(" {:<8} {:>22} {:>22} {:>22}\n", "quantity", "computed", "reference", "relative diff");
+    for (const auto& q : r.verification.checks) {
+      s += fmt::format(" {:<8} {:22.13E} {:22.13E} {:22.13E}{}\n", q.name, q.computed, q.reference,
+                       q.relative_difference, q.passed ? "" : "  FAILURE");
+    }
+  } else {
+    s += " No reference values for this problem size (class U): verification not performed\n";
+    for (int m = 0; m < 5; ++m) s += fmt::format(" xcr[{}] = {:22.13E}\n", m + 1, r.computed.xcr[m]);
+    for (int m = 0; m < 5; ++m) s += fmt::format(" xce[{}] = {:22.13E}\n", m + 1, r.computed.xce[m]);
+    s += fmt::format(" xci    = {:22.13E}\n", r.computed.xci);
+  }
+  s += "\n LU Benchmark Completed.\n";
+  line("Class", std::string(1, r.problem_class));
+  line("Size", fmt::format("{:4}x{:4}x{:4}", r.grid.nx, r.grid.ny, r.grid.nz));
+  line("Iterations", fmt::format("{}", r.iterations_run));
+  line("Time in seconds", fmt::format("{:.2f}", r.seconds));
+  line("Total processes", fmt::format("{}", r.ranks));
+  line("Mop/s total", fmt::format("{:.2f}", r.mops));
+  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.ranks));
+  line("Operation type", "floating point");
+  line("Verification", r.verification.performed ? (r.successful() ? "SUCCESSFUL" : "UNSUCCESSFUL")
+                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
+  line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
+  line("Field checksum", r.field_checksum);
+  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max", "mean");
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = r.phases[p];
+    s += fmt::format("   {:<32}{:12.4f}{:12.4f}{:12.4f}\n", PhaseTimers::name(static_cast<Phase>(p)), st.min,
+                     st.max, st.mean);
+  }
+  return s;
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  using nlohmann::json;
+  json j;
+  j["benchmark"] = "LU";
+  j["class"] = std::string(1, r.problem_class);
+  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
+  j["iterations"] = r.iterations;
+  j["iterations_run"] = r.iterations_run;
+  j["dt"] = r.dt;
+  j["ranks"] = r.ranks;
+  j["columns"] = r.columns;
+  j["time_s"] = r.seconds;
+  j["mops"] = r.mops;
+  j["mops_per_process"] = r.mops / r.ranks;
+  j["verified"] = r.verification.performed && r.successful();
+  j["verification_performed"] = r.verification.performed;
+  j["successful"] = r.successful();
+  j["xcr"] = r.computed.xcr;
+  j["xce"] = r.computed.xce;
+  j["xci"] = r.computed.xci;
+  if (r.verification.performed) {
+    json checks = json::array();
+    for (const auto& q : r.verification.checks) {
+      checks.push_back({{"name", q.name},
+                        {"computed", q.computed},
+                        {"reference", q.reference},
+                        {"relative_difference", q.relative_difference},
+                        {"passed", q.passed}});
+    }
+    j["verification"] = {{"epsilon", r.verification.epsilon}, {"checks", checks}};
+  }
+  j["field_checksum"] = r.field_checksum;
+  json timers = json::object();
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = r.phases[p];
+    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
+        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
+  }
+  j["timers"] = timers;
+  return j;
+}
+
+}  // namespace npblu

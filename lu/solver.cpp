@@ -1,0 +1,232 @@
+#include "lu/solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "lu/field_checksum.hpp"
+#include "lu/forcing.hpp"
+#include "lu/halo_exchange.hpp"
+#include "lu/initial_state.hpp"
+#include "lu/surface_integral.hpp"
+#include "lu/wall_clock.hpp"
+
+namespace npblu {
+
+namespace {
+
+constexpr double kResidualTolerance = 1.0e-8;  // NPB's tolrsd, all five components
+
+Vector5 allreduce_sum(const Vector5& local, MPI_Comm comm) {
+  Vector5 global{};
+  check_mpi(MPI_Allreduce(local.data(), global.data(), 5, MPI_DOUBLE, MPI_SUM, comm), "norm reduction");
+  return global;
+}
+
+// Times a scope into one phase timer.
+class ScopedPhase {
+ public:
+  ScopedPhase(PhaseTimers& t, Phase p) : timers_(t), phase_(p), start_(wall_seconds()) {}
+  ~ScopedPhase() { timers_[phase_] += wall_seconds() - start_; }
+  ScopedPhase(const ScopedPhase&) = delete;
+  ScopedPhase& operator=(const ScopedPhase&) = delete;
+
+ private:
+  PhaseTimers& timers_;
+  Phase phase_;
+  double start_;
+};
+
+}  // namespace
+
+LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition)
+    : comm_(comm),
+      config_(config),
+      coeff_(Coefficients::make(config.grid, config.dt, config.omega)),
+      partition_(std::move(partition)) {
+  if (partition_.ranks() != comm_.size) {
+    throw std::invalid_argument("the partition has " + std::to_string(partition_.ranks()) +
+                                " stripes but the communicator has " + std::to_string(comm_.size) + " ranks");
+  }
+  if (partition_.interior() != config_.grid.interior_columns()) {
+    throw std::invalid_argument("the partition does not cover the grid's interior columns");
+  }
+  const GridSize& g = config_.grid;
+  owned_ = partition_[comm_.rank];
+  u_ = Field5(g.nx, g.nz, stored_columns(g, owned_, kStateHalo));
+  rsd_ = Field5(g.nx, g.nz, stored_columns(g, owned_, kResidualHalo));
+  frct_ = Field5(g.nx, g.nz, owned_);
+  residual_ws_ = ResidualWorkspace(g, owned_);
+  sweep_ws_ = SweepWorkspace(g);
+}
+
+void LuSolver::reset_state() {
+  set_boundary_values(coeff_, config_.grid, u_);
+  set_initial_values(coeff_, config_.grid, u_);
+}
+
+SolveResult LuSolver::run(double progress_interval, const ProgressCallback& progress) {
+  reset_state();
+  compute_forcing(coeff_, config_.grid, owned_, frct_);
+  // One iteration to touch every page and warm the caches, then start over.
+  warmup_seconds_ = ssor(1, 0, {});
+  reset_state();
+  int progress_every = 0;
+  if (progress && progress_interval > 0.0 && warmup_seconds_ * config_.iterations > progress_interval) {
+    progress_every = std::max(1, static_cast<int>(std::ceil(progress_interval / std::max(warmup_seconds_, 1e-9))));
+  }
+  SolveResult result;
+  result.seconds = ssor(config_.iterations, progress_every, progress);
+  result.iterations = iterations_run_;
+  result.timers = timers_;
+  result.residual_norms = rsdnm_;
+
+  const GridSize& g = config_.grid;
+  result.error_norms = rms_from_sums(g, allreduce_sum(local_error_sum_of_squares(coeff_, g, owned_, u_), comm_.comm));
+  const auto local = local_surface_sums(g, owned_, u_);
+  std::array<double, 3> global{};
+  check_mpi(MPI_Allreduce(local.data(), global.data(), 3, MPI_DOUBLE, MPI_SUM, comm_.comm), "surface integral");
+  result.surface_integral = surface_integral(coeff_, global);
+  return result;
+}
+
+Vector5 LuSolver::residual_norm() {
+  ScopedPhase t(timers_, Phase::norms);
+  return rms_from_sums(config_.grid, allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
+}
+
+void LuSolver::lower_sweep(int tag_base) {
+  const GridSize& g = config_.grid;
+  const int planes = g.nz - 2;
+  const int row = static_cast<int>(rsd_.row_stride());
+  // Pre-post the receives of every plane's boundary row from the stripe below.
+  std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
+  if (comm_.previous != MPI_PROC_NULL) {
+    for (int k = 1; k <= planes; ++k) {
+      check_mpi(MPI_Irecv(rsd_.row(k, owned_.begin - 1), row, MPI_DOUBLE, comm_.previous, tag_base + k, comm_.comm,
+                          &recv[k - 1]),
+                "lower sweep receive");
+    }
+  }
+  SweepTimes st;
+  for (int k = 1; k <= planes; ++k) {
+    {
+      ScopedPhase t(timers_, Phase::pipeline_wait);
+      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "lower sweep wait");
+    }
+    lower_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    if (comm_.next != MPI_PROC_NULL) {
+      check_mpi(MPI_Isend(rsd_.row(k, owned_.end - 1), row, MPI_DOUBLE, comm_.next, tag_base + k, comm_.comm,
+                          &send[k - 1]),
+                "lower sweep send");
+    }
+  }
+  {
+    ScopedPhase t(timers_, Phase::pipeline_wait);
+    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "lower sweep send wait");
+  }
+  timers_[Phase::jacld] += st.jacobian;
+  timers_[Phase::blts] += st.solve;
+}
+
+void LuSolver::upper_sweep(int tag_base) {
+  const GridSize& g = config_.grid;
+  const int planes = g.nz - 2;
+  const int row = static_cast<int>(rsd_.row_stride());
+  std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
+  if (comm_.next != MPI_PROC_NULL) {
+    for (int k = planes; k >= 1; --k) {
+      check_mpi(MPI_Irecv(rsd_.row(k, owned_.end), row, MPI_DOUBLE, comm_.next, tag_base + k, comm_.comm,
+                          &recv[k - 1]),
+                "upper sweep receive");
+    }
+  }
+  SweepTimes st;
+  for (int k = planes; k >= 1; --k) {
+    {
+      ScopedPhase t(timers_, Phase::pipeline_wait);
+      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "upper sweep wait");
+    }
+    upper_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    if (comm_.previous != MPI_PROC_NULL) {
+      check_mpi(MPI_Isend(rsd_.row(k, owned_.begin), row, MPI_DOUBLE, comm_.previous, tag_base + k, comm_.comm,
+                          &send[k - 1]),
+                "upper sweep send");
+    }
+  }
+  {
+    ScopedPhase t(timers_, Phase::pipeline_wait);
+    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "upper sweep send wait");
+  }
+  timers_[Phase::jacu] += st.jacobian;
+  timers_[Phase::buts] += st.solve;
+}
+
+double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& progress) {
+  const GridSize& g = config_.grid;
+  const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
+  const int inorm = config_.iterations;
+  const int lower_tag = 0, upper_tag = g.nz;  // plane k's messages carry tag base + k
+
+  {
+    const auto ex = halo_exchange(u_, owned_, kStateHalo, comm_);
+    (void)ex;
+  }
+  compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
+  rsdnm_ = residual_norm();
+  timers_.clear();
+  check_mpi(MPI_Barrier(comm_.comm), "barrier");
+  const double start = wall_seconds();
+
+  iterations_run_ = 0;
+  for (int istep = 1; istep <= niter; ++istep) {
+    {
+      ScopedPhase t(timers_, Phase::update);
+      for (int j = owned_.begin; j < owned_.end; ++j) {
+        for (int k = 1; k < g.nz - 1; ++k) {
+          double* r = rsd_.row(k, j);
+          for (int p = 5; p < 5 * (g.nx - 1); ++p) r[p] *= coeff_.dt;
+        }
+      }
+    }
+    lower_sweep(lower_tag);
+    upper_sweep(upper_tag);
+    {
+      ScopedPhase t(timers_, Phase::update);
+      for (int j = owned_.begin; j < owned_.end; ++j) {
+        for (int k = 1; k < g.nz - 1; ++k) {
+          double* uu = u_.row(k, j);
+          const double* r = rsd_.row(k, j);
+          for (int p = 5; p < 5 * (g.nx - 1); ++p) uu[p] += update_factor * r[p];
+        }
+      }
+    }
+    // NPB also takes the norm of the SSOR correction here; nothing reads it.
+    {
+      const auto ex = halo_exchange(u_, owned_, kStateHalo, comm_);
+      timers_[Phase::halo_exchange] += ex.total;
+    }
+    {
+      ScopedPhase t(timers_, Phase::rhs);
+      compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
+    }
+    iterations_run_ = istep;
+    const bool report = progress && progress_every > 0 && istep % progress_every == 0 && istep != niter;
+    if (istep % inorm == 0 || istep == config_.iterations || report) {
+      rsdnm_ = residual_norm();
+      if (report) progress(istep, wall_seconds() - start, rsdnm_);
+    }
+    bool converged = true;
+    for (double r : rsdnm_) converged = converged && r < kResidualTolerance;
+    if (converged) break;
+  }
+  const double local = wall_seconds() - start;
+  double slowest = 0.0;
+  check_mpi(MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_.comm), "time reduction");
+  return slowest;
+}
+
+std::string LuSolver::checksum() const { return field_checksum(u_, owned_, config_.grid.ny, comm_); }
+
+}  // namespace npblu

@@ -1,0 +1,84 @@
+#pragma once
+// LuSolver: NPB LU's SSOR solver on one columnwise stripe of the grid.
+// It owns the fields of its stripe, exactly sized, and computes on whatever
+// columns the Partition it is given assigns to its rank.
+#include <array>
+#include <functional>
+#include <string>
+
+#include "balance/partition.hpp"
+#include "lu/coefficients.hpp"
+#include "lu/field.hpp"
+#include "lu/norms.hpp"
+#include "lu/phase_timers.hpp"
+#include "lu/residual.hpp"
+#include "lu/stripe_comm.hpp"
+#include "lu/sweeps.hpp"
+
+namespace npblu {
+
+struct SolverConfig {
+  GridSize grid;
+  int iterations = 0;  // itmax
+  double dt = 0.0;
+  double omega = 1.2;
+};
+
+/// Called on every rank at the iterations the solver reports progress:
+/// iteration number, seconds since the timed loop began, and the RMS norm of
+/// the steady-state residual at that iteration.
+using ProgressCallback = std::function<void(int iteration, double elapsed, const Vector5& residual_norms)>;
+
+struct SolveResult {
+  Vector5 residual_norms{};  // xcr
+  Vector5 error_norms{};     // xce
+  double surface_integral = 0.0;  // xci
+  double seconds = 0.0;      // timed iterations, max over ranks
+  int iterations = 0;        // iterations actually run
+  PhaseTimers timers;        // this rank's, timed iterations only
+};
+
+class LuSolver {
+ public:
+  /// Collective over `comm`, whose size must equal partition.ranks().
+  LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition);
+
+  /// The whole NPB LU benchmark: initialise, one warm-up iteration, reset,
+  /// the timed iterations, then the error norms and the surface integral.
+  /// With progress_interval > 0 and a callback, reports progress about every
+  /// progress_interval seconds (an iteration count derived collectively from
+  /// the warm-up time, so all ranks agree), if the run looks longer than that.
+  SolveResult run(double progress_interval = 0.0, const ProgressCallback& progress = {});
+
+  /// Seconds of the warm-up iteration (max over ranks), known after run().
+  [[nodiscard]] double warmup_seconds() const { return warmup_seconds_; }
+  [[nodiscard]] const Field5& state() const { return u_; }
+  [[nodiscard]] ColumnRange owned() const { return owned_; }
+  [[nodiscard]] const Partition& partition() const { return partition_; }
+  [[nodiscard]] const StripeComm& stripe_comm() const { return comm_; }
+  /// Collective: hex digest of the current u (rank 0; empty elsewhere).
+  [[nodiscard]] std::string checksum() const;
+
+ private:
+  void reset_state();
+  /// NPB's ssor(niter): returns the max-over-ranks seconds of the loop.
+  double ssor(int niter, int progress_every, const ProgressCallback& progress);
+  void lower_sweep(int tag_base);
+  void upper_sweep(int tag_base);
+  Vector5 residual_norm();
+
+  StripeComm comm_;
+  SolverConfig config_;
+  Coefficients coeff_;
+  Partition partition_;
+  ColumnRange owned_;
+  Field5 u_, rsd_, frct_;
+  ResidualWorkspace residual_ws_;
+  SweepWorkspace sweep_ws_;
+  PhaseTimers timers_;
+  Vector5 rsdnm_{};
+  int iterations_run_ = 0;
+  double warmup_seconds_ = 0.0;
+};
+
+}  // namespace npblu

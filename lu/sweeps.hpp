@@ -1,0 +1,43 @@
+#pragma once
+// The two triangular sweeps of one SSOR iteration, one k plane at a time
+// (NPB LU's jacld + blts and jacu + buts). The solver pipelines planes
+// between neighbouring stripes; these kernels only compute.
+#include <vector>
+
+#include "lu/coefficients.hpp"
+#include "lu/field.hpp"
+
+namespace npblu {
+
+/// Seconds spent forming the block Jacobians and in the block triangular
+/// solves; accumulated by the sweep kernels.
+struct SweepTimes {
+  double jacobian = 0.0;
+  double solve = 0.0;
+};
+
+/// Per-row scratch (the 5x5 blocks of one row of i), sized once.
+class SweepWorkspace {
+ public:
+  SweepWorkspace() = default;
+  explicit SweepWorkspace(const GridSize& g);
+
+  std::vector<double> blocks;  // layout private to sweeps.cpp
+};
+
+/// Lower sweep of plane k (1 <= k <= nz-2) over the owned columns, j
+/// ascending, i ascending: rsd(k) <- solution of the lower block-triangular
+/// system, using rsd plane k-1 (already swept) and rsd row (k, owned.begin-1)
+/// (the previous stripe's result, or the zero boundary). Reads u on owned
+/// columns widened by one below.
+void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times);
+
+/// Upper sweep of plane k (nz-2 >= k >= 1) over the owned columns, j
+/// descending, i descending, using rsd plane k+1 (already swept) and rsd row
+/// (k, owned.end) (the next stripe's result, or the zero boundary). Reads u
+/// on owned columns widened by one above.
+void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times);
+
+}  // namespace npblu

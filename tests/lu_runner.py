@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs build/bin/lu under mpirun for CTest and checks what it reports.
+
+verify        --np N -- ARGS     exit 0 and JSON "verified": true
+custom        --np N -- ARGS     exit 0, class U, finished, not claimed verified
+same-checksum "N:ARGS" ...       every run verifies and all field_checksum values are equal
+bad-input     --np N --expect TEXT -- ARGS
+                                 non-zero exit well within the timeout, TEXT on stderr
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+MPI_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+
+
+def run_lu(ctx, np, args, timeout, with_json=True):
+    os.makedirs(ctx.workdir, exist_ok=True)
+    tag = f"{os.getpid()}_{time.monotonic_ns()}"
+    json_path = os.path.join(ctx.workdir, f"lu_{tag}.json")
+    extra = ["--quiet", "--json", json_path] if with_json else []
+    cmd = [ctx.mpiexec, *MPI_FLAGS, "-np", str(np), ctx.lu, *args, *extra]
+    print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    elapsed = time.monotonic() - start
+    report = None
+    if os.path.exists(json_path):
+        with open(json_path) as f:
+            text = f.read()
+        if text.strip():
+            report = json.loads(text)
+        os.remove(json_path)
+    return proc, report, elapsed
+
+
+def fail(msg, proc=None):
+    print("FAIL:", msg)
+    if proc is not None:
+        print("--- stdout ---\n" + proc.stdout[-4000:])
+        print("--- stderr ---\n" + proc.stderr[-4000:])
+    sys.exit(1)
+
+
+def check_verified(proc, report, np):
+    if proc.returncode != 0:
+        fail(f"exit status {proc.returncode}", proc)
+    if report is None:
+        fail("no JSON report written", proc)
+    if report.get("verified") is not True:
+        fail("run did not verify: " + json.dumps(report.get("verification"), indent=1), proc)
+    if report["ranks"] != np or len(report["columns"]) != np:
+        fail(f"report says {report['ranks']} ranks / columns {report['columns']}, expected {np}", proc)
+    if sum(report["columns"]) != report["grid"][1] - 2:
+        fail(f"columns {report['columns']} do not tile the interior", proc)
+    if "SUCCESSFUL" not in proc.stdout:
+        fail("stdout does not say SUCCESSFUL", proc)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lu", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--workdir", required=True)
+    p.add_argument("--timeout", type=float, default=1500)
+    p.add_argument("mode", choices=["verify", "custom", "same-checksum", "bad-input"])
+    p.add_argument("--np", type=int, default=1)
+    p.add_argument("--expect", default="")
+    p.add_argument("rest", nargs="*")
+    ctx = p.parse_args()
+
+    if ctx.mode == "verify":
+        proc, report, elapsed = run_lu(ctx, ctx.np, ctx.rest, ctx.timeout)
+        check_verified(proc, report, ctx.np)
+        print(f"verified: class {report['class']} on {ctx.np} ranks, columns {report['columns']}, "
+              f"{report['time_s']:.3f} s, {report['mops']:.1f} Mop/s, checksum {report['field_checksum']}")
+    elif ctx.mode == "custom":
+        proc, report, _ = run_lu(ctx, ctx.np, ctx.rest, ctx.timeout)
+        if proc.returncode != 0 or report is None:
+            fail("custom run failed", proc)
+        if report["class"] != "U" or report["verified"] or report["verification_performed"]:
+            fail("a custom size must report class U, unverified", proc)
+        if report["iterations_run"] != report["iterations"] or not report["successful"]:
+            fail("custom run did not finish its iterations", proc)
+        if any(x != x for x in report["xcr"] + report["xce"]):
+            fail("NaN in the norms", proc)
+        print("custom run finished:", report["grid"], report["xcr"])
+    elif ctx.mode == "same-checksum":
+        sums = {}
+        for case in ctx.rest:
+            np_text, _, args = case.partition(":")
+            proc, report, _ = run_lu(ctx, int(np_text), shlex.split(args), ctx.timeout)
+            check_verified(proc, report, int(np_text))
+            sums[case] = report["field_checksum"]
+            print(f"{case:30s} columns {report['columns']} checksum {sums[case]}")
+        if len(set(sums.values())) != 1:
+            fail("field checksums differ across partitions: " + json.dumps(sums, indent=1))
+        print("all", len(sums), "partitions give field checksum", next(iter(sums.values())))
+    elif ctx.mode == "bad-input":
+        try:
+            proc, report, elapsed = run_lu(ctx, ctx.np, ctx.rest, 60, with_json=False)
+        except subprocess.TimeoutExpired:
+            fail("bad input made the run hang")
+        if proc.returncode == 0:
+            fail("bad input was accepted (exit 0)", proc)
+        if ctx.expect not in proc.stderr:
+            fail(f"stderr does not name the problem ({ctx.expect!r})", proc)
+        if "Segmentation" in proc.stderr or "signal" in proc.stderr.lower():
+            fail("crashed instead of a clean error", proc)
+        if elapsed > 30:
+            fail(f"took {elapsed:.1f} s to reject bad input", proc)
+        print(f"rejected in {elapsed:.2f} s with exit {proc.returncode}: {proc.stderr.strip().splitlines()[0]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "balance/partition.hpp"
+
+using npblu::ColumnRange;
+using npblu::Partition;
+
+namespace {
+
+void expect_tiles(const Partition& p) {
+  int begin = p.interior().begin;
+  for (const auto& r : p.ranges()) {
+    EXPECT_EQ(r.begin, begin);
+    EXPECT_GE(r.width(), npblu::kMinimumColumnWidth);
+    begin = r.end;
+  }
+  EXPECT_EQ(begin, p.interior().end);
+}
+
+}  // namespace
+
+TEST(Partition, EqualSpreadsRemainderToLowestRanks) {
+  const Partition p = Partition::equal({1, 11}, 3);  // class S: 10 interior columns
+  EXPECT_EQ(p.widths(), (std::vector<int>{4, 3, 3}));
+  EXPECT_EQ(p[0], (ColumnRange{1, 5}));
+  EXPECT_EQ(p[2], (ColumnRange{8, 11}));
+  expect_tiles(p);
+}
+
+TEST(Partition, EqualOnOneRankOwnsEverything) {
+  const Partition p = Partition::equal({1, 63}, 1);
+  EXPECT_EQ(p[0], (ColumnRange{1, 63}));
+}
+
+TEST(Partition, AnyRankCountUpToTheMinimumWidth) {
+  const ColumnRange interior{1, 31};  // class W: 31 interior columns
+  for (int ranks = 1; ranks <= Partition::max_ranks(interior); ++ranks) {
+    const Partition p = Partition::equal(interior, ranks);
+    ASSERT_EQ(p.ranks(), ranks);
+    expect_tiles(p);
+    const auto w = p.widths();
+    EXPECT_LE(*std::max_element(w.begin(), w.end()) - *std::min_element(w.begin(), w.end()), 1);
+  }
+  EXPECT_EQ(Partition::max_ranks(interior), 15);
+  EXPECT_THROW(Partition::equal(interior, 16), std::invalid_argument);
+}
+
+TEST(Partition, TooManyRanksMessageNamesTheLimit) {
+  try {
+    Partition::equal({1, 11}, 6);
+    FAIL() << "expected a throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("too many ranks"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("at most 5"), std::string::npos);
+  }
+}
+
+TEST(Partition, ExplicitWidths) {
+  const std::vector<int> widths{3, 5, 2};
+  const Partition p = Partition::from_widths({1, 11}, widths);
+  EXPECT_EQ(p.widths(), widths);
+  EXPECT_EQ(p.to_string(), "3,5,2");
+  EXPECT_EQ(p.owner_of(1), 0);
+  EXPECT_EQ(p.owner_of(3), 0);
+  EXPECT_EQ(p.owner_of(4), 1);
+  EXPECT_EQ(p.owner_of(8), 1);
+  EXPECT_EQ(p.owner_of(9), 2);
+  EXPECT_EQ(p.owner_of(10), 2);
+  EXPECT_THROW((void)p.owner_of(0), std::out_of_range);
+  EXPECT_THROW((void)p.owner_of(11), std::out_of_range);
+}
+
+TEST(Partition, ExplicitWidthsRejected) {
+  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{3, 4, 2}), std::invalid_argument);  // sum 9
+  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{9, 1}), std::invalid_argument);     // below min
+  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{12, -2}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{}), std::invalid_argument);
+}
+
+TEST(Partition, WeightsProportionalWithExactSum) {
+  const std::vector<double> weights{2.25, 1.0, 1.0};
+  const Partition p = Partition::from_weights({1, 63}, weights);  // 62 columns
+  // shares 32.82, 14.59, 14.59 -> floors 32,14,14 (60); remainders .82,.59,.59 -> +1 rank0, +1 rank1
+  EXPECT_EQ(p.widths(), (std::vector<int>{33, 15, 14}));
+  expect_tiles(p);
+}
+
+TEST(Partition, TinyWeightRaisedToMinimumFromTheWidest) {
+  const std::vector<double> weights{1.0, 1e-9, 1.0};
+  const Partition p = Partition::from_weights({1, 11}, weights);
+  EXPECT_EQ(p.widths(), (std::vector<int>{4, 2, 4}));
+  expect_tiles(p);
+}
+
+TEST(Partition, BadWeightsRejected) {
+  const ColumnRange interior{1, 11};
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, 0.0}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, -1.0}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, std::nan("")}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, std::numeric_limits<double>::infinity()}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{}), std::invalid_argument);
+}
+
+TEST(Partition, EqualWeightsMatchEqualPartition) {
+  for (int ranks = 1; ranks <= 5; ++ranks) {
+    const std::vector<double> ones(ranks, 1.0);
+    EXPECT_EQ(Partition::from_weights({1, 11}, ones), Partition::equal({1, 11}, ranks)) << ranks;
+  }
+}

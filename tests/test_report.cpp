@@ -1,0 +1,85 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "lu/app/report.hpp"
+
+using namespace npblu;
+
+namespace {
+
+RunReport sample_report() {
+  const auto s = *find_problem_class('S');
+  RunReport r;
+  r.problem_class = 'S';
+  r.grid = {12, 12, 12};
+  r.iterations = r.iterations_run = 50;
+  r.dt = 0.5;
+  r.ranks = 3;
+  r.columns = {3, 5, 2};
+  r.seconds = 0.125;
+  r.mops = lu_mops(12, 12, 12, 50, 0.125);
+  r.computed = {s.reference.xcr, s.reference.xce, s.reference.xci};
+  r.computed.xcr[0] = std::nextafter(r.computed.xcr[0], 1.0);  // one ulp: must survive the JSON
+  r.verification = verify(r.computed, s.reference);
+  r.field_checksum = "0123456789abcdef";
+  r.phases[static_cast<int>(Phase::rhs)] = {0.01, 0.03, 0.02};
+  return r;
+}
+
+}  // namespace
+
+TEST(Report, JsonHasTheDocumentedFieldsAtFullPrecision) {
+  const RunReport r = sample_report();
+  const auto j = to_json(r);
+  EXPECT_EQ(j.at("class"), "S");
+  EXPECT_EQ(j.at("verified"), true);
+  EXPECT_EQ(j.at("ranks"), 3);
+  EXPECT_EQ(j.at("columns"), (std::vector<int>{3, 5, 2}));
+  EXPECT_EQ(j.at("field_checksum"), "0123456789abcdef");
+  EXPECT_DOUBLE_EQ(j.at("time_s").get<double>(), 0.125);
+  EXPECT_DOUBLE_EQ(j.at("mops").get<double>(), r.mops);
+  // Round trip through text keeps every bit.
+  const auto back = nlohmann::json::parse(j.dump());
+  for (int m = 0; m < 5; ++m) {
+    EXPECT_EQ(back.at("xcr")[m].get<double>(), r.computed.xcr[m]);
+    EXPECT_EQ(back.at("xce")[m].get<double>(), r.computed.xce[m]);
+  }
+  EXPECT_EQ(back.at("xci").get<double>(), r.computed.xci);
+  EXPECT_DOUBLE_EQ(back.at("timers").at("rhs").at("max").get<double>(), 0.03);
+  EXPECT_EQ(back.at("verification").at("checks").size(), 11u);
+}
+
+TEST(Report, FailedVerificationIsUnsuccessful) {
+  RunReport r = sample_report();
+  r.computed.xci = std::nan("");
+  r.verification = verify(r.computed, find_problem_class('S')->reference);
+  EXPECT_FALSE(r.successful());
+  EXPECT_EQ(to_json(r).at("verified"), false);
+  const std::string text = format_report(r);
+  EXPECT_NE(text.find("UNSUCCESSFUL"), std::string::npos);
+  EXPECT_NE(text.find("FAILURE"), std::string::npos);
+}
+
+TEST(Report, UnfinishedRunIsUnsuccessful) {
+  RunReport r = sample_report();
+  r.iterations_run = 20;
+  EXPECT_FALSE(r.successful());
+}
+
+TEST(Report, TextLooksLikeNpb) {
+  const std::string text = format_report(sample_report());
+  for (const char* s : {"LU Benchmark Completed.", "Class", "Mop/s total", "Mop/s/process", "SUCCESSFUL",
+                        "Time in seconds", "3,5,2", "pipeline_wait", "halo_exchange"}) {
+    EXPECT_NE(text.find(s), std::string::npos) << s;
+  }
+}
+
+TEST(Report, CustomRunIsNotCalledVerified) {
+  RunReport r = sample_report();
+  r.problem_class = 'U';
+  r.verification = {};
+  EXPECT_TRUE(r.successful());
+  EXPECT_EQ(to_json(r).at("verified"), false);
+  EXPECT_NE(format_report(r).find("NOT PERFORMED"), std::string::npos);
+}
