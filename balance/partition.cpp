@@ -49,8 +49,8 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
   check_fits(interior, ranks, min_width);
   for (std::size_t r = 0; r < weights.size(); ++r) {
     if (!std::isfinite(weights[r]) || weights[r] <= 0.0) {
-      throw std::invalid_argument("weight of rank " + std::to_string(r) + " must be a positive finite number, got " +
-                                  std::to_string(weights[r]));
+      throw std::invalid_argument("weight of rank " + std::to_string(r) +
+                                  " must be a positive finite number, got " + std::to_string(weights[r]));
     }
   }
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
@@ -87,8 +87,9 @@ Partition Partition::from_widths(ColumnRange interior, std::span<const int> widt
   long long sum = 0;
   for (std::size_t r = 0; r < widths.size(); ++r) {
     if (widths[r] < min_width) {
-      throw std::invalid_argument("column width " + std::to_string(widths[r]) + " of rank " + std::to_string(r) +
-                                  " is below the minimum width " + std::to_string(min_width));
+      throw std::invalid_argument("column width " + std::to_string(widths[r]) + " of rank " +
+                                  std::to_string(r) + " is below the minimum width " +
+                                  std::to_string(min_width));
     }
     sum += widths[r];
   }

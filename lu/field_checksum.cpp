@@ -54,8 +54,8 @@ std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const Str
     }
     all.resize(total);
   }
-  check_mpi(MPI_Gatherv(local.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T,
-                        0, sc.comm),
+  check_mpi(MPI_Gatherv(local.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+                        MPI_UINT64_T, 0, sc.comm),
             "checksum gather");
   if (sc.rank != 0) return {};
   Digest d;

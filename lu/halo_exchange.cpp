@@ -20,11 +20,12 @@ ExchangeTimes halo_exchange(Field5& f, ColumnRange owned, int depth, const Strip
   MPI_Request req[4];
   int n = 0;
   if (sc.previous != MPI_PROC_NULL) {
-    check_mpi(MPI_Irecv(f.column(owned.begin - below), count(below), MPI_DOUBLE, sc.previous, kHaloTag + 1, sc.comm,
-                        &req[n++]),
+    check_mpi(MPI_Irecv(f.column(owned.begin - below), count(below), MPI_DOUBLE, sc.previous, kHaloTag + 1,
+                        sc.comm, &req[n++]),
               "halo receive");
-    check_mpi(MPI_Isend(f.column(owned.begin), count(depth), MPI_DOUBLE, sc.previous, kHaloTag, sc.comm, &req[n++]),
-              "halo send");
+    check_mpi(
+        MPI_Isend(f.column(owned.begin), count(depth), MPI_DOUBLE, sc.previous, kHaloTag, sc.comm, &req[n++]),
+        "halo send");
   }
   if (sc.next != MPI_PROC_NULL) {
     check_mpi(MPI_Irecv(f.column(owned.end), count(above), MPI_DOUBLE, sc.next, kHaloTag, sc.comm, &req[n++]),

@@ -17,7 +17,8 @@ Vector5 local_sum_of_squares(const GridSize& g, ColumnRange owned, const Field5&
   return sum;
 }
 
-Vector5 local_error_sum_of_squares(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u) {
+Vector5 local_error_sum_of_squares(const Coefficients& c, const GridSize& g, ColumnRange owned,
+                                   const Field5& u) {
   Vector5 sum{};
   double exact[5];
   for (int j = owned.begin; j < owned.end; ++j) {

@@ -14,7 +14,8 @@ using Vector5 = std::array<double, 5>;
 /// sum of v(m)^2 over interior points of the owned columns.
 Vector5 local_sum_of_squares(const GridSize& g, ColumnRange owned, const Field5& v);
 /// sum of (exact(m) - u(m))^2 over interior points of the owned columns.
-Vector5 local_error_sum_of_squares(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u);
+Vector5 local_error_sum_of_squares(const Coefficients& c, const GridSize& g, ColumnRange owned,
+                                   const Field5& u);
 /// sqrt(sum / number of interior points), per component.
 Vector5 rms_from_sums(const GridSize& g, const Vector5& sums);
 

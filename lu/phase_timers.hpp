@@ -17,9 +17,8 @@ class PhaseTimers {
   void clear() { seconds_.fill(0.0); }
 
   static constexpr std::string_view name(Phase p) {
-    constexpr std::array<std::string_view, kCount> names = {"rhs",           "jacld",         "blts",
-                                                            "jacu",          "buts",          "halo_exchange",
-                                                            "pipeline_wait", "norms",         "update"};
+    constexpr std::array<std::string_view, kCount> names = {
+        "rhs", "jacld", "blts", "jacu", "buts", "halo_exchange", "pipeline_wait", "norms", "update"};
     return names[static_cast<int>(p)];
   }
 

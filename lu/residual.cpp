@@ -1,5 +1,7 @@
 #include "lu/residual.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 
 namespace npblu {
@@ -7,59 +9,123 @@ namespace {
 
 constexpr int kM = Field5::kComponents;
 
+// The terms at a point are those of NPB's rhs (flux differences, viscous
+// terms, second- and fourth-order dissipation along xi, eta and zeta), summed
+// in one fixed order of our own. Nothing depends on `owned`: the only
+// position-dependent choices, the dissipation closures, follow the global j
+// and k, so every partition yields bitwise the same rsd. As in NPB, each
+// direction needs at least five points.
+//
 // The kernels work on rows of i in structure-of-arrays form: quantity L of
-// point i sits at row[L * stride + i], so every loop over i is unit stride.
-// A "state row" holds the conserved variables and the primitive quantities
-// the fluxes need, derived once per point (one division instead of NPB's
-// twelve). Lanes of one row never overlap, but the compiler cannot prove it
-// for a runtime stride, hence the `#pragma GCC ivdep` on the hot loops.
-enum Lane : int {
-  kRho = 0,  // conserved variables, in the order of the Field5 components
-  kMomentumX,
-  kMomentumY,
-  kMomentumZ,
-  kEnergy,
-  kVelocityX,  // momentum / rho
-  kVelocityY,
-  kVelocityZ,
+// point i sits at row[L * ld + i], so every loop over i is unit stride and
+// vectorises. Lanes of one row never overlap, but the compiler cannot prove
+// it for a runtime stride, hence `#pragma GCC ivdep` on those loops.
+//
+// A "plain" row holds the five conserved variables (lane m = component m).
+// A "derived" row holds what the fluxes need besides them, computed with one
+// division per point (NPB divides twelve times):
+enum DerivedLane : int {
+  kVelocityX = 0,   // momentum / rho
+  kVelocityY,       //
+  kVelocityZ,       //
   kSpecificEnergy,  // energy / rho
   kKineticEnergy,   // 0.5 |momentum|^2 / rho
   kSpeedSquared,    // |velocity|^2
-  kStateLanes
+  kDerivedLanes
 };
-// A plain row holds only the conserved variables (lanes kRho..kEnergy).
-constexpr int kPlainLanes = kM;
 
-// Scratch layout, in lanes: the accumulator first (so that a state row
-// shifted by one point never points before the buffer), then a ring of five
-// state rows k-2..k+2 of the current column, the state rows of the two
-// neighbouring columns and plain rows of the columns two away.
-constexpr int kRingRows = 5;
+// Scratch layout: the accumulator of one row (first, so that a row shifted
+// by one point for the xi stencil never points before the buffer), then two
+// rings of columns, indexed by global column modulo the ring size: plain
+// rows of columns j-2..j+2 and derived rows of columns j-1..j+1. Each column
+// is transposed and derived once as it enters the rings. The rings hold a
+// slab of planes only (a block of k plus the stencil's reach), so that they
+// stay in the L2 cache on large grids; the j sweep is repeated per block.
+constexpr int kPlainRing = 5;
+constexpr int kDerivedRing = 3;
 constexpr int kAccumulatorAt = 0;
-constexpr int kRingAt = kAccumulatorAt + kM;
-constexpr int kBelowAt = kRingAt + kRingRows * kStateLanes;  // column j-1
-constexpr int kAboveAt = kBelowAt + kStateLanes;              // column j+1
-constexpr int kFarBelowAt = kAboveAt + kStateLanes;           // column j-2
-constexpr int kFarAboveAt = kFarBelowAt + kPlainLanes;        // column j+2
-constexpr int kScratchLanes = kFarAboveAt + kPlainLanes;
+constexpr int kPlainRingAt = kAccumulatorAt + kM;
+constexpr int kRingLanesPerPlane = kPlainRing * kM + kDerivedRing * kDerivedLanes;
+constexpr std::size_t kRingBytesTarget = std::size_t(1) << 20;
+constexpr int kMinBlockPlanes = 8;
 
 // Lane stride: nx rounded up to whole cache lines.
 std::size_t lane_stride(int nx) { return (std::size_t(nx) + 7) / 8 * 8; }
 
+/// Sizes and offsets (in doubles) of the parts of the scratch.
+struct ScratchLayout {
+  std::size_t ld = 0;            // lane stride
+  int block_planes = 0;          // interior planes k per block
+  int slab_planes = 0;           // planes a block reads: block_planes + 2 on each side
+  std::size_t plain_column = 0;  // one ring slot of plain rows
+  std::size_t derived_column = 0;
+  std::size_t derived_at = 0;  // start of the derived ring
+  std::size_t size = 0;
+
+  explicit ScratchLayout(const GridSize& g) : ld(lane_stride(g.nx)) {
+    const int interior = std::max(1, g.nz - 2);
+    const int fit = int(kRingBytesTarget / (kRingLanesPerPlane * ld * sizeof(double))) - 4;
+    const int blocks = (interior + std::max(fit, kMinBlockPlanes) - 1) / std::max(fit, kMinBlockPlanes);
+    block_planes = (interior + blocks - 1) / blocks;  // balanced blocks
+    slab_planes = std::min(g.nz, block_planes + 4);
+    plain_column = std::size_t(slab_planes) * kM * ld;
+    derived_column = std::size_t(slab_planes) * kDerivedLanes * ld;
+    derived_at = kPlainRingAt * ld + kPlainRing * plain_column;
+    size = derived_at + kDerivedRing * derived_column;
+  }
+};
+
+/// Copies planes [k_begin, k_end) of column j of u (m fastest) into plain
+/// rows, plane after plane.
+void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, std::size_t ld,
+                      double* __restrict plain) {
+  for (int k = k_begin; k < k_end; ++k) {
+    const double* __restrict row = u.row(k, j);
+    double* __restrict out = plain + std::size_t(k - k_begin) * kM * ld;
+    for (int m = 0; m < kM; ++m) {
+#pragma GCC ivdep
+      for (int i = 0; i < nx; ++i) out[m * ld + i] = row[kM * i + m];
+    }
+  }
+}
+
+/// Fills a derived row from a plain row.
+void derive_row(const double* __restrict plain, int nx, std::size_t ld, double* __restrict derived) {
+#pragma GCC ivdep
+  for (int i = 0; i < nx; ++i) {
+    const double rho = plain[i];
+    const double mx = plain[1 * ld + i];
+    const double my = plain[2 * ld + i];
+    const double mz = plain[3 * ld + i];
+    const double e = plain[4 * ld + i];
+    const double inv_rho = 1.0 / rho;
+    const double vx = mx * inv_rho;
+    const double vy = my * inv_rho;
+    const double vz = mz * inv_rho;
+    derived[kVelocityX * ld + i] = vx;
+    derived[kVelocityY * ld + i] = vy;
+    derived[kVelocityZ * ld + i] = vz;
+    derived[kSpecificEnergy * ld + i] = e * inv_rho;
+    derived[kKineticEnergy * ld + i] = 0.5 * (mx * mx + my * my + mz * mz) * inv_rho;
+    derived[kSpeedSquared * ld + i] = vx * vx + vy * vy + vz * vz;
+  }
+}
+
 /// The coefficients of one direction's terms, grouped as NPB evaluates them
 /// (left-to-right products of the constants).
 struct DirectionCoefficients {
-  double central;           // t2 = 1/(2h): inviscid flux difference
-  double viscous;           // t3 * c3 * c4: viscous flux difference
-  double shear;             // t3: tangential velocity gradient
-  double normal;            // (4/3) t3: normal velocity gradient
-  double kinetic;           // 0.5 (1 - c1 c5) t3
-  double normal_kinetic;    // (1/6) t3
-  double internal;          // c1 c5 t3
-  double second[kM];        // d_m t1: second-order dissipation
+  double central;         // t2 = 1/(2h): inviscid flux difference
+  double viscous;         // t3 c3 c4: viscous flux difference
+  double shear;           // t3: tangential velocity gradient
+  double normal;          // (4/3) t3: normal velocity gradient
+  double kinetic;         // 0.5 (1 - c1 c5) t3
+  double normal_kinetic;  // (1/6) t3
+  double internal;        // c1 c5 t3
+  double second[kM];      // d_m t1: second-order dissipation
 };
 
-DirectionCoefficients direction_coefficients(double t1, double t2, double t3, const std::array<double, 5>& d) {
+DirectionCoefficients direction_coefficients(double t1, double t2, double t3,
+                                             const std::array<double, 5>& d) {
   using C = Coefficients;
   DirectionCoefficients dc{};
   dc.central = t2;
@@ -73,76 +139,40 @@ DirectionCoefficients direction_coefficients(double t1, double t2, double t3, co
   return dc;
 }
 
-/// Copies one (k, j) row of u (m fastest) into the conserved lanes of a row.
-void copy_plain_row(const double* __restrict u, int nx, std::size_t ld, double* __restrict s) {
-  for (int m = 0; m < kM; ++m) {
-    for (int i = 0; i < nx; ++i) s[m * ld + i] = u[kM * i + m];
-  }
-}
-
-/// Fills a state row from one (k, j) row of u.
-void derive_state_row(const double* __restrict u, int nx, std::size_t ld, double* __restrict s) {
-  copy_plain_row(u, nx, ld, s);
-#pragma GCC ivdep
-  for (int i = 0; i < nx; ++i) {
-    const double rho = s[kRho * ld + i];
-    const double mx = s[kMomentumX * ld + i];
-    const double my = s[kMomentumY * ld + i];
-    const double mz = s[kMomentumZ * ld + i];
-    const double inv_rho = 1.0 / rho;
-    const double vx = mx * inv_rho;
-    const double vy = my * inv_rho;
-    const double vz = mz * inv_rho;
-    s[kVelocityX * ld + i] = vx;
-    s[kVelocityY * ld + i] = vy;
-    s[kVelocityZ * ld + i] = vz;
-    s[kSpecificEnergy * ld + i] = s[kEnergy * ld + i] * inv_rho;
-    s[kKineticEnergy * ld + i] = 0.5 * (mx * mx + my * my + mz * mz) * inv_rho;
-    s[kSpeedSquared * ld + i] = vx * vx + vy * vy + vz * vz;
-  }
-}
-
-/// acc = -frct at the interior points of one row.
-void start_from_forcing(const double* __restrict frct, int nx, std::size_t ld, double* __restrict acc) {
-  for (int m = 0; m < kM; ++m) {
-    for (int i = 1; i < nx - 1; ++i) acc[m * ld + i] = -frct[kM * i + m];
-  }
-}
-
-/// rsd = acc at the interior points of one row.
-void store_residual(const double* __restrict acc, int nx, std::size_t ld, double* __restrict rsd) {
-  for (int i = 1; i < nx - 1; ++i) {
-    for (int m = 0; m < kM; ++m) rsd[kM * i + m] = acc[m * ld + i];
-  }
-}
+/// A row seen through both its plain and its derived lanes.
+struct RowPair {
+  const double* plain;
+  const double* derived;
+};
 
 /// The five components of a flux at one point.
 struct Flux {
   double f[kM];
 };
 
-/// Inviscid (Euler) flux along direction D at point i of a state row.
+/// Inviscid (Euler) flux along direction D at point i.
 template <int D>
-inline Flux inviscid_flux(const double* s, std::size_t ld, int i) {
+inline Flux inviscid_flux(const double* __restrict plain, const double* __restrict derived, std::size_t ld,
+                          int i) {
   using C = Coefficients;
-  const double vn = s[(kVelocityX + D) * ld + i];
-  const double q = s[kKineticEnergy * ld + i];
-  const double e = s[kEnergy * ld + i];
+  const double vn = derived[(kVelocityX + D) * ld + i];
+  const double q = derived[kKineticEnergy * ld + i];
+  const double e = plain[4 * ld + i];
   Flux flux;
-  flux.f[0] = s[(kMomentumX + D) * ld + i];
-  flux.f[1] = s[kMomentumX * ld + i] * vn;
-  flux.f[2] = s[kMomentumY * ld + i] * vn;
-  flux.f[3] = s[kMomentumZ * ld + i] * vn;
+  flux.f[0] = plain[(1 + D) * ld + i];
+  flux.f[1] = plain[1 * ld + i] * vn;
+  flux.f[2] = plain[2 * ld + i] * vn;
+  flux.f[3] = plain[3 * ld + i] * vn;
   flux.f[1 + D] += C::c2 * (e - q);
   flux.f[4] = (C::c1 * e - C::c2 * q) * vn;
   return flux;
 }
 
-/// Viscous flux along direction D on the face between point i of state rows
-/// a (behind) and b (ahead); component 0 has none.
+/// Viscous flux along direction D on the face between point i of derived
+/// rows a (behind) and b (ahead); component 0 has none.
 template <int D>
-inline Flux viscous_flux(const DirectionCoefficients& dc, const double* a, const double* b, std::size_t ld,
-                         int i) {
+inline Flux viscous_flux(const DirectionCoefficients& dc, const double* __restrict a,
+                         const double* __restrict b, std::size_t ld, int i) {
   auto difference = [&](int lane) { return b[lane * ld + i] - a[lane * ld + i]; };
   Flux flux;
   flux.f[0] = 0.0;
@@ -158,21 +188,27 @@ inline Flux viscous_flux(const DirectionCoefficients& dc, const double* a, const
 
 /// Inviscid flux difference, viscous flux difference and second-order
 /// dissipation of direction D (0 = xi, 1 = eta, 2 = zeta) at the interior
-/// points of a row, given the state rows of its neighbours along D (`lo`
-/// at p-1, `hi` at p+1; for xi they are `mid` shifted by one point).
-template <int D>
-void add_direction_terms(const DirectionCoefficients& dc, const double* __restrict lo,
-                         const double* __restrict mid, const double* __restrict hi, int nx, std::size_t ld,
-                         double* __restrict acc) {
+/// points of a row, given its neighbours along D (`lo` at p-1, `hi` at p+1;
+/// for xi they are `mid` shifted by one point). The first direction
+/// overwrites the accumulator, the others add to it.
+template <int D, bool kFirst>
+void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mid, RowPair hi, int nx,
+                         std::size_t ld, double* __restrict acc) {
+  const double* __restrict lo_plain = lo.plain;
+  const double* __restrict lo_derived = lo.derived;
+  const double* __restrict mid_plain = mid.plain;
+  const double* __restrict mid_derived = mid.derived;
+  const double* __restrict hi_plain = hi.plain;
+  const double* __restrict hi_derived = hi.derived;
 #pragma GCC ivdep
   for (int i = 1; i < nx - 1; ++i) {
-    const Flux in_lo = inviscid_flux<D>(lo, ld, i);
-    const Flux in_hi = inviscid_flux<D>(hi, ld, i);
-    const Flux visc_lo = viscous_flux<D>(dc, lo, mid, ld, i);
-    const Flux visc_hi = viscous_flux<D>(dc, mid, hi, ld, i);
+    const Flux in_lo = inviscid_flux<D>(lo_plain, lo_derived, ld, i);
+    const Flux in_hi = inviscid_flux<D>(hi_plain, hi_derived, ld, i);
+    const Flux visc_lo = viscous_flux<D>(dc, lo_derived, mid_derived, ld, i);
+    const Flux visc_hi = viscous_flux<D>(dc, mid_derived, hi_derived, ld, i);
     for (int m = 0; m < kM; ++m) {
-      double r = acc[m * ld + i] - dc.central * (in_hi.f[m] - in_lo.f[m]);
-      const double second = lo[m * ld + i] - 2.0 * mid[m * ld + i] + hi[m * ld + i];
+      double r = (kFirst ? 0.0 : acc[m * ld + i]) - dc.central * (in_hi.f[m] - in_lo.f[m]);
+      const double second = lo_plain[m * ld + i] - 2.0 * mid_plain[m * ld + i] + hi_plain[m * ld + i];
       if (m > 0) r += dc.viscous * (visc_hi.f[m] - visc_lo.f[m]);
       acc[m * ld + i] = r + dc.second[m] * second;
     }
@@ -193,112 +229,148 @@ inline double closure_second_last(double am2, double am1, double a0, double a1) 
 }
 inline double closure_last(double am2, double am1, double a0) { return am2 - 4.0 * am1 + 5.0 * a0; }
 
-/// Fourth-order dissipation along i within one row (`s` a state or plain row).
-void add_dissipation_along_row(double dssp, const double* __restrict s, int nx, std::size_t ld,
+/// Fourth-order dissipation along i within one plain row. Separate ifs, not
+/// else-if, here and below: on a tiny grid a point takes two closures, as in
+/// NPB.
+void add_dissipation_along_row(double dssp, const double* __restrict plain, int nx, std::size_t ld,
                                double* __restrict acc) {
   const int n = nx;
   for (int m = 0; m < kM; ++m) {
-    const double* a = s + m * ld;
-    double* r = acc + m * ld;
-    // Separate ifs, not else-if: on a tiny grid a point can take two
-    // closures, as in NPB.
+    const double* __restrict a = plain + m * ld;
+    double* __restrict r = acc + m * ld;
     r[1] -= dssp * closure_first(a[1], a[2], a[3]);
     r[2] -= dssp * closure_second(a[1], a[2], a[3], a[4]);
-    for (int i = 3; i < n - 3; ++i) r[i] -= dssp * fourth_difference(a[i - 2], a[i - 1], a[i], a[i + 1], a[i + 2]);
+    for (int i = 3; i < n - 3; ++i)
+      r[i] -= dssp * fourth_difference(a[i - 2], a[i - 1], a[i], a[i + 1], a[i + 2]);
     r[n - 3] -= dssp * closure_second_last(a[n - 5], a[n - 4], a[n - 3], a[n - 2]);
     r[n - 2] -= dssp * closure_last(a[n - 4], a[n - 3], a[n - 2]);
   }
 }
 
-/// Fourth-order dissipation across rows: the row sits at position p of a
-/// line of n points (global j or k); rows[d] is the row at p-2+d (nullptr
-/// where the closure does not need it).
-void add_dissipation_across_rows(double dssp, int p, int n, const double* const rows[5], int nx, std::size_t ld,
+/// Weights of the rows p-2..p+2 in the fourth-order dissipation at position
+/// p of a line of n points (global j or k): the centred fourth difference
+/// away from the boundaries, NPB's one-sided closures next to them (summed
+/// where a tiny line puts a point under two closures, as NPB applies both).
+std::array<double, 5> dissipation_weights(int p, int n) {
+  std::array<double, 5> w{};
+  auto add = [&w](std::array<double, 5> v) {
+    for (int d = 0; d < 5; ++d) w[d] += v[d];
+  };
+  if (p == 1) add({0.0, 0.0, 5.0, -4.0, 1.0});
+  if (p == 2) add({0.0, -4.0, 6.0, -4.0, 1.0});
+  if (p >= 3 && p < n - 3) add({1.0, -4.0, 6.0, -4.0, 1.0});
+  if (p == n - 3) add({1.0, -4.0, 6.0, -4.0, 0.0});
+  if (p == n - 2) add({1.0, -4.0, 5.0, 0.0, 0.0});
+  return w;
+}
+
+/// Fourth-order dissipation along eta and zeta together: `columns` and
+/// `planes` are the plain rows at j-2..j+2 and k-2..k+2 (a row with weight
+/// zero may stand in for one outside the grid).
+void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
+                                 const std::array<const double*, 5>& columns, const std::array<double, 5>& wk,
+                                 const std::array<const double*, 5>& planes, int nx, std::size_t ld,
                                  double* __restrict acc) {
   for (int m = 0; m < kM; ++m) {
-    double* __restrict r = acc + m * ld;
     const std::size_t o = m * ld;
-    if (p == 1) {
-      const double *a0 = rows[2] + o, *a1 = rows[3] + o, *a2 = rows[4] + o;
-      for (int i = 1; i < nx - 1; ++i) r[i] -= dssp * closure_first(a0[i], a1[i], a2[i]);
-    }
-    if (p == 2) {
-      const double *am1 = rows[1] + o, *a0 = rows[2] + o, *a1 = rows[3] + o, *a2 = rows[4] + o;
-      for (int i = 1; i < nx - 1; ++i) r[i] -= dssp * closure_second(am1[i], a0[i], a1[i], a2[i]);
-    }
-    if (p >= 3 && p < n - 3) {
-      const double *am2 = rows[0] + o, *am1 = rows[1] + o, *a0 = rows[2] + o, *a1 = rows[3] + o,
-                   *a2 = rows[4] + o;
-      for (int i = 1; i < nx - 1; ++i) {
-        r[i] -= dssp * fourth_difference(am2[i], am1[i], a0[i], a1[i], a2[i]);
+#pragma GCC ivdep
+    for (int i = 1; i < nx - 1; ++i) {
+      double along_eta = 0.0, along_zeta = 0.0;
+      for (int d = 0; d < 5; ++d) {
+        along_eta += wj[d] * columns[d][o + i];
+        along_zeta += wk[d] * planes[d][o + i];
       }
+      acc[o + i] = acc[o + i] - dssp * along_eta - dssp * along_zeta;
     }
-    if (p == n - 3) {
-      const double *am2 = rows[0] + o, *am1 = rows[1] + o, *a0 = rows[2] + o, *a1 = rows[3] + o;
-      for (int i = 1; i < nx - 1; ++i) r[i] -= dssp * closure_second_last(am2[i], am1[i], a0[i], a1[i]);
-    }
-    if (p == n - 2) {
-      const double *am2 = rows[0] + o, *am1 = rows[1] + o, *a0 = rows[2] + o;
-      for (int i = 1; i < nx - 1; ++i) r[i] -= dssp * closure_last(am2[i], am1[i], a0[i]);
-    }
+  }
+}
+
+/// rsd = acc - frct at the interior points of one row.
+void store_residual(const double* __restrict acc, const double* __restrict frct, int nx, std::size_t ld,
+                    double* __restrict rsd) {
+  for (int i = 1; i < nx - 1; ++i) {
+    for (int m = 0; m < kM; ++m) rsd[kM * i + m] = acc[m * ld + i] - frct[kM * i + m];
   }
 }
 
 }  // namespace
 
 ResidualWorkspace::ResidualWorkspace(const GridSize& g, ColumnRange /*owned*/)
-    : scratch_(kScratchLanes * lane_stride(g.nx)) {}
+    : scratch_(ScratchLayout(g).size) {}
 
 void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u,
                       const Field5& frct, Field5& rsd, ResidualWorkspace& ws) {
   const int nx = g.nx, ny = g.ny, nz = g.nz;
-  const std::size_t ld = lane_stride(nx);
-  // Only a default-constructed or foreign workspace grows here.
-  if (ws.scratch_.size() < kScratchLanes * ld) ws.scratch_.resize(kScratchLanes * ld);
+  const ScratchLayout layout(g);
+  const std::size_t ld = layout.ld;
+  // Only a default-constructed workspace, or one made for another grid, grows here.
+  if (ws.scratch_.size() < layout.size) ws.scratch_.resize(layout.size);
   double* const scratch = ws.scratch_.data();
   double* const acc = scratch + kAccumulatorAt * ld;
-  double* const below = scratch + kBelowAt * ld;
-  double* const above = scratch + kAboveAt * ld;
-  double* const far_below = scratch + kFarBelowAt * ld;
-  double* const far_above = scratch + kFarAboveAt * ld;
-  // State row of plane k of the current column (k in [0, nz)).
-  auto ring = [&](int k) { return scratch + (kRingAt + (k % kRingRows) * kStateLanes) * ld; };
 
   const DirectionCoefficients xi = direction_coefficients(c.tx1, c.tx2, c.tx3, c.dx);
   const DirectionCoefficients eta = direction_coefficients(c.ty1, c.ty2, c.ty3, c.dy);
   const DirectionCoefficients zeta = direction_coefficients(c.tz1, c.tz2, c.tz3, c.dz);
 
-  for (int j = owned.begin; j < owned.end; ++j) {
-    // The ring holds planes k-2..k+2 of column j; each plane is derived once.
-    for (int k = 0; k < 3 && k < nz; ++k) derive_state_row(u.row(k, j), nx, ld, ring(k));
-    for (int k = 1; k < nz - 1; ++k) {
-      if (k + 2 < nz) derive_state_row(u.row(k + 2, j), nx, ld, ring(k + 2));
-      const double* const here = ring(k);
-      // Neighbouring columns: recomputed per row (cheap next to the fluxes,
-      // and keeps the scratch small enough for cache).
-      derive_state_row(u.row(k, j - 1), nx, ld, below);
-      derive_state_row(u.row(k, j + 1), nx, ld, above);
-      if (j - 2 >= 0) copy_plain_row(u.row(k, j - 2), nx, ld, far_below);
-      if (j + 2 < ny) copy_plain_row(u.row(k, j + 2), nx, ld, far_above);
+  for (int block = 1; block < nz - 1; block += layout.block_planes) {
+    const int block_end = std::min(nz - 1, block + layout.block_planes);
+    // Planes the block reads: plain rows two planes out, derived rows one.
+    const int slab_begin = std::max(0, block - 2);
+    const int slab_end = std::min(nz, block_end + 2);
 
-      // Same terms in the same order as NPB: -frct, then xi, eta and zeta,
-      // each as flux differences, viscous terms, fourth-order dissipation.
-      start_from_forcing(frct.row(k, j), nx, ld, acc);
+    auto plain_column = [&](int jj) {
+      return scratch + kPlainRingAt * ld + std::size_t(jj % kPlainRing) * layout.plain_column;
+    };
+    auto derived_column = [&](int jj) {
+      return scratch + layout.derived_at + std::size_t(jj % kDerivedRing) * layout.derived_column;
+    };
+    auto plain = [&](int k, int jj) -> const double* {
+      return plain_column(jj) + std::size_t(k - slab_begin) * kM * ld;
+    };
+    auto derived = [&](int k, int jj) {
+      return derived_column(jj) + std::size_t(k - slab_begin) * kDerivedLanes * ld;
+    };
+    auto row_pair = [&](int k, int jj) { return RowPair{plain(k, jj), derived(k, jj)}; };
 
-      add_direction_terms<0>(xi, here - 1, here, here + 1, nx, ld, acc);
-      add_dissipation_along_row(c.dssp, here, nx, ld, acc);
+    // Which global column each ring slot holds (-1: none yet in this block).
+    std::array<int, kPlainRing> plain_holds;
+    std::array<int, kDerivedRing> derived_holds;
+    plain_holds.fill(-1);
+    derived_holds.fill(-1);
 
-      add_direction_terms<1>(eta, below, here, above, nx, ld, acc);
-      const double* const columns[5] = {j - 2 >= 0 ? far_below : nullptr, below, here, above,
-                                        j + 2 < ny ? far_above : nullptr};
-      add_dissipation_across_rows(c.dssp, j, ny, columns, nx, ld, acc);
+    for (int j = owned.begin; j < owned.end; ++j) {
+      for (int jj = std::max(0, j - 2); jj <= std::min(ny - 1, j + 2); ++jj) {
+        if (plain_holds[jj % kPlainRing] == jj) continue;
+        transpose_column(u, jj, slab_begin, slab_end, nx, ld, plain_column(jj));
+        plain_holds[jj % kPlainRing] = jj;
+      }
+      for (int jj = j - 1; jj <= j + 1; ++jj) {
+        if (derived_holds[jj % kDerivedRing] == jj) continue;
+        for (int k = block - 1; k <= block_end; ++k) derive_row(plain(k, jj), nx, ld, derived(k, jj));
+        derived_holds[jj % kDerivedRing] = jj;
+      }
+      const std::array<double, 5> wj = dissipation_weights(j, ny);
 
-      add_direction_terms<2>(zeta, ring(k - 1), here, ring(k + 1), nx, ld, acc);
-      const double* const planes[5] = {k - 2 >= 0 ? ring(k - 2) : nullptr, ring(k - 1), here, ring(k + 1),
-                                       k + 2 < nz ? ring(k + 2) : nullptr};
-      add_dissipation_across_rows(c.dssp, k, nz, planes, nx, ld, acc);
+      for (int k = block; k < block_end; ++k) {
+        const RowPair here = row_pair(k, j);
+        const RowPair here_lo{here.plain - 1, here.derived - 1};
+        const RowPair here_hi{here.plain + 1, here.derived + 1};
+        add_direction_terms<0, true>(xi, here_lo, here, here_hi, nx, ld, acc);
+        add_direction_terms<1, false>(eta, row_pair(k, j - 1), here, row_pair(k, j + 1), nx, ld, acc);
+        add_direction_terms<2, false>(zeta, row_pair(k - 1, j), here, row_pair(k + 1, j), nx, ld, acc);
 
-      store_residual(acc, nx, ld, rsd.row(k, j));
+        add_dissipation_along_row(c.dssp, here.plain, nx, ld, acc);
+        // Rows outside the grid carry weight zero; `here` stands in for them.
+        add_dissipation_across_rows(c.dssp, wj,
+                                    {j >= 2 ? plain(k, j - 2) : here.plain, plain(k, j - 1), here.plain,
+                                     plain(k, j + 1), j + 2 < ny ? plain(k, j + 2) : here.plain},
+                                    dissipation_weights(k, nz),
+                                    {k >= 2 ? plain(k - 2, j) : here.plain, plain(k - 1, j), here.plain,
+                                     plain(k + 1, j), k + 2 < nz ? plain(k + 2, j) : here.plain},
+                                    nx, ld, acc);
+
+        store_residual(acc, frct.row(k, j), nx, ld, rsd.row(k, j));
+      }
     }
   }
 }

@@ -16,8 +16,8 @@ class ResidualWorkspace {
   ResidualWorkspace(const GridSize& g, ColumnRange owned);
 
  private:
-  friend void compute_residual(const Coefficients&, const GridSize&, ColumnRange, const Field5&, const Field5&,
-                               Field5&, ResidualWorkspace&);
+  friend void compute_residual(const Coefficients&, const GridSize&, ColumnRange, const Field5&,
+                               const Field5&, Field5&, ResidualWorkspace&);
   std::vector<double> scratch_;
 };
 

@@ -74,7 +74,8 @@ SolveResult LuSolver::run(double progress_interval, const ProgressCallback& prog
   reset_state();
   int progress_every = 0;
   if (progress && progress_interval > 0.0 && warmup_seconds_ * config_.iterations > progress_interval) {
-    progress_every = std::max(1, static_cast<int>(std::ceil(progress_interval / std::max(warmup_seconds_, 1e-9))));
+    progress_every =
+        std::max(1, static_cast<int>(std::ceil(progress_interval / std::max(warmup_seconds_, 1e-9))));
   }
   SolveResult result;
   result.seconds = ssor(config_.iterations, progress_every, progress);
@@ -83,17 +84,20 @@ SolveResult LuSolver::run(double progress_interval, const ProgressCallback& prog
   result.residual_norms = rsdnm_;
 
   const GridSize& g = config_.grid;
-  result.error_norms = rms_from_sums(g, allreduce_sum(local_error_sum_of_squares(coeff_, g, owned_, u_), comm_.comm));
+  result.error_norms =
+      rms_from_sums(g, allreduce_sum(local_error_sum_of_squares(coeff_, g, owned_, u_), comm_.comm));
   const auto local = local_surface_sums(g, owned_, u_);
   std::array<double, 3> global{};
-  check_mpi(MPI_Allreduce(local.data(), global.data(), 3, MPI_DOUBLE, MPI_SUM, comm_.comm), "surface integral");
+  check_mpi(MPI_Allreduce(local.data(), global.data(), 3, MPI_DOUBLE, MPI_SUM, comm_.comm),
+            "surface integral");
   result.surface_integral = surface_integral(coeff_, global);
   return result;
 }
 
 Vector5 LuSolver::residual_norm() {
   ScopedPhase t(timers_, Phase::norms);
-  return rms_from_sums(config_.grid, allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
+  return rms_from_sums(config_.grid,
+                       allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
 }
 
 void LuSolver::lower_sweep(int tag_base) {
@@ -104,8 +108,8 @@ void LuSolver::lower_sweep(int tag_base) {
   std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
   if (comm_.previous != MPI_PROC_NULL) {
     for (int k = 1; k <= planes; ++k) {
-      check_mpi(MPI_Irecv(rsd_.row(k, owned_.begin - 1), row, MPI_DOUBLE, comm_.previous, tag_base + k, comm_.comm,
-                          &recv[k - 1]),
+      check_mpi(MPI_Irecv(rsd_.row(k, owned_.begin - 1), row, MPI_DOUBLE, comm_.previous, tag_base + k,
+                          comm_.comm, &recv[k - 1]),
                 "lower sweep receive");
     }
   }
@@ -150,8 +154,8 @@ void LuSolver::upper_sweep(int tag_base) {
     }
     upper_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
     if (comm_.previous != MPI_PROC_NULL) {
-      check_mpi(MPI_Isend(rsd_.row(k, owned_.begin), row, MPI_DOUBLE, comm_.previous, tag_base + k, comm_.comm,
-                          &send[k - 1]),
+      check_mpi(MPI_Isend(rsd_.row(k, owned_.begin), row, MPI_DOUBLE, comm_.previous, tag_base + k,
+                          comm_.comm, &send[k - 1]),
                 "upper sweep send");
     }
   }

@@ -30,12 +30,12 @@ struct SolverConfig {
 using ProgressCallback = std::function<void(int iteration, double elapsed, const Vector5& residual_norms)>;
 
 struct SolveResult {
-  Vector5 residual_norms{};  // xcr
-  Vector5 error_norms{};     // xce
+  Vector5 residual_norms{};       // xcr
+  Vector5 error_norms{};          // xce
   double surface_integral = 0.0;  // xci
-  double seconds = 0.0;      // timed iterations, max over ranks
-  int iterations = 0;        // iterations actually run
-  PhaseTimers timers;        // this rank's, timed iterations only
+  double seconds = 0.0;           // timed iterations, max over ranks
+  int iterations = 0;             // iterations actually run
+  PhaseTimers timers;             // this rank's, timed iterations only
 };
 
 class LuSolver {

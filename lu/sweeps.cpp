@@ -1,19 +1,36 @@
-// The SSOR triangular sweeps (NPB LU's jacld + blts and jacu + buts).
+// The SSOR triangular sweeps of NPB LU (jacld + blts, jacu + buts), one k
+// plane at a time.
 //
-// Each (k, j) row of i is processed in two stages:
-//  A. Everything that does not depend on the recurrence along i, vectorised
-//     across i on structure-of-arrays copies of the row's inputs: the
-//     neighbour blocks in k and j applied to the already-swept neighbour rows,
-//     the diagonal block (factored) and the i-neighbour block.
-//  B. The recurrence along i: apply the i-neighbour block to the point just
-//     solved, then the elimination with the diagonal block.
-// Every point is computed by the same code whatever the owned columns are,
-// so the results do not depend on the partition.
+// Each (k, j) row is done in two passes.
+//  A. Vectorised across i, kW points at a time: everything that does not
+//     depend on the recurrence along i. At every point it forms the diagonal
+//     block d and the three neighbour blocks from u, applies the k and j
+//     neighbour blocks to the already swept rows, and runs the elimination
+//     with d on the result and on the columns of omega times the i neighbour
+//     block X. By linearity the point's solve becomes
+//       lower: v(i) = d^-1 (rhs - omega X v(i-1))     = y - M v(i-1)
+//       upper: v(i) = v - d^-1 (rhs + omega X v(i+1)) = y - M v(i+1)
+//     and pass A stores y and M = d^-1 (omega X) (which has X's 18 nonzeros).
+//  B. Scalar: the recurrence v(i) = y - M v(i -/+ 1) along the row.
+// Every point goes through the same code whatever the owned columns are
+// (vector lanes are independent and the partial last group of a row runs on
+// a padded copy), so results do not depend on the partition.
+//
+// The block entries are NPB's formulas rewritten in terms of the velocities
+// u_m/u1 with the constant factors combined; the elimination is NPB's
+// Gaussian elimination without pivoting, with the structural zeros of d (it
+// is lower triangular) skipped. Only the rounding differs from NPB.
+//
+// Timing: pass A (with the state loads) counts as jacobian time, pass B as
+// solve time, two clock reads per row. Pass A also does the parts of the
+// block solve that do not depend on the recurrence (neighbour products,
+// elimination with d), so this split overstates "jacobian" relative to NPB's.
 #include "lu/sweeps.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -32,29 +49,134 @@ constexpr double c34 = Coefficients::c3 * Coefficients::c4;
 constexpr double c1345 = Coefficients::c1 * Coefficients::c3 * Coefficients::c4 * Coefficients::c5;
 
 // ---------------------------------------------------------------------------
-// Block formulas.
+// SIMD: kW points per vector, with GCC vector extensions (lowered to what the
+// target has).
 
-/// Constants of one neighbour block (the flux Jacobian in one direction plus
-/// its viscous and dissipation parts): s2 = -/+ dt*t?2 (lower/upper),
-/// s1 = dt*t?1, diss = the d?1..d?5 of that direction.
+#if defined(__AVX512F__)
+constexpr int kW = 8;
+#elif defined(__AVX__)
+constexpr int kW = 4;
+#else
+constexpr int kW = 2;
+#endif
+using vd = double __attribute__((vector_size(kW * sizeof(double))));
+using vi = std::int64_t __attribute__((vector_size(kW * sizeof(std::int64_t))));
+
+inline vd load(const double* p) {
+  vd v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store(double* p, vd v) { __builtin_memcpy(p, &v, sizeof v); }
+
+template <class F, std::size_t... P>
+constexpr vi make_mask(F f, std::index_sequence<P...>) {
+  return vi{f(int(P))...};
+}
+
+// Transposing kW points of 5 interleaved components (5*kW doubles, loaded as
+// vectors l[0..4]) into one vector per component. Component m of point t is
+// double 5t+m, lane (5t+m) % kW of l[(5t+m) / kW]. For fixed m these lanes
+// are all different (5 and kW are coprime), so a blend of the five vectors
+// and one permutation gather them.
+constexpr int kInv5 = kW == 8 ? 5 : 1;  // 5^-1 mod kW
+constexpr int point_in_lane(int m, int lane) { return (((lane - m) % kW + kW) * kInv5) % kW; }
+constexpr int source_of(int m, int lane) { return (5 * point_in_lane(m, lane) + m) / kW; }
+
+/// Lanes taken from l[s] when gathering component m.
+template <int m, int s>
+constexpr vi blend_mask() {
+  return make_mask([](int lane) { return source_of(m, lane) == s ? kW + lane : lane; },
+                   std::make_index_sequence<kW>{});
+}
+/// Lane t <- lane (5t+m) % kW.
+template <int m>
+constexpr vi gather_mask() {
+  return make_mask([](int t) { return (5 * t + m) % kW; }, std::make_index_sequence<kW>{});
+}
+
+template <int m>
+inline vd component(const vd l[kM]) {
+  constexpr vi b1 = blend_mask<m, 1>(), b2 = blend_mask<m, 2>(), b3 = blend_mask<m, 3>(),
+               b4 = blend_mask<m, 4>(), g = gather_mask<m>();
+  vd r = __builtin_shuffle(l[0], l[1], b1);
+  r = __builtin_shuffle(r, l[2], b2);
+  r = __builtin_shuffle(r, l[3], b3);
+  r = __builtin_shuffle(r, l[4], b4);
+  return __builtin_shuffle(r, g);
+}
+
+/// The five components of the kW consecutive points starting at p.
+inline void load_points(const double* p, vd out[kM]) {
+  vd l[kM];
+  for (int s = 0; s < kM; ++s) l[s] = load(p + s * kW);
+  out[0] = component<0>(l);
+  out[1] = component<1>(l);
+  out[2] = component<2>(l);
+  out[3] = component<3>(l);
+  out[4] = component<4>(l);
+}
+
+/// (a[1], ..., a[kW-1], b[0]) and (a[kW-1], b[0], ..., b[kW-2]).
+inline vd shift_down(vd a, vd b) {
+  constexpr vi mask = make_mask([](int t) { return t + 1; }, std::make_index_sequence<kW>{});
+  return __builtin_shuffle(a, b, mask);
+}
+inline vd shift_up(vd a, vd b) {
+  constexpr vi mask = make_mask([](int t) { return t + kW - 1; }, std::make_index_sequence<kW>{});
+  return __builtin_shuffle(a, b, mask);
+}
+
+// ---------------------------------------------------------------------------
+// Block formulas, on kW points at a time.
+
+/// The state at a point as the block formulas use it: t1 = 1/u1, vel[m] =
+/// u_{m+2}/u1, e = u5/u1, qv = |vel|^2.
+struct PointState {
+  vd t1;
+  vd vel[3];
+  vd e;
+  vd qv;
+};
+constexpr int kStateFields = 6;
+
+inline PointState point_state(const vd q[kM]) {
+  PointState p;
+  p.t1 = 1.0 / q[0];
+  p.vel[0] = q[1] * p.t1;
+  p.vel[1] = q[2] * p.t1;
+  p.vel[2] = q[3] * p.t1;
+  p.e = q[4] * p.t1;
+  p.qv = p.vel[0] * p.vel[0] + p.vel[1] * p.vel[1] + p.vel[2] * p.vel[2];
+  return p;
+}
+
+/// Constants of a neighbour block (flux Jacobian, viscous and dissipation
+/// parts in one direction): s2 = -/+ dt*t?2 (lower/upper sweep), s1 = dt*t?1,
+/// diss = d?1..d?5.
 struct NeighbourConsts {
-  double s2 = 0, s2c1 = 0, s2c2 = 0, s2_2mc2 = 0, s2half_c2 = 0;
-  double s1c34 = 0, s1r43c34 = 0, s1c1345 = 0, s1_c34m = 0, s1_r43c34m = 0;
-  double s1diss[kM] = {};
+  double s2 = 0, s2c1 = 0, s2c2 = 0, neg_s2c2 = 0, s2half_c2 = 0, s2_2mc2 = 0;
+  double s1c34 = 0, s1r43c34 = 0, s1c1345 = 0, s1_c34m = 0, s1_r43c34m = 0, s1_dr43 = 0;
+  double s1diss[kM] = {}, neg_s1diss[kM] = {};
 
   NeighbourConsts() = default;
   NeighbourConsts(double s2_, double s1, const std::array<double, 5>& diss)
       : s2(s2_),
         s2c1(s2_ * c1),
         s2c2(s2_ * c2),
-        s2_2mc2(s2_ * (2.0 - c2)),
+        neg_s2c2(-(s2_ * c2)),
         s2half_c2(s2_ * 0.5 * c2),
+        s2_2mc2(s2_ * (2.0 - c2)),
         s1c34(s1 * c34),
         s1r43c34(s1 * r43 * c34),
         s1c1345(s1 * c1345),
         s1_c34m(s1 * (c34 - c1345)),
-        s1_r43c34m(s1 * (r43 * c34 - c1345)) {
-    for (int m = 0; m < kM; ++m) s1diss[m] = s1 * diss[m];
+        s1_r43c34m(s1 * (r43 * c34 - c1345)),
+        s1_dr43(s1 * (r43 * c34 - c34)) {
+    for (int m = 0; m < kM; ++m) {
+      s1diss[m] = s1 * diss[m];
+      neg_s1diss[m] = -s1diss[m];
+    }
   }
 };
 
@@ -66,74 +188,101 @@ constexpr bool nonzero(int m, int n) {
   if (m == 0) return n == 0 || n == N;
   return n == 0 || n == m || n == N;
 }
+constexpr int kBlockEntries = 18;
 
-/// The neighbour block at a point with state (1/u1, u2, u3, u4, u5) = q.
-/// Entries that are structurally zero are left untouched.
+/// The tangential momentum components of direction N.
 template <int N>
-inline void neighbour_block(const NeighbourConsts& k, const double q[kM], double e[kM][kM]) {
-  const double t1 = q[0];
-  const double t2 = t1 * t1;
-  const double t3 = t1 * t2;
-  const double un = q[N];
-  const double vn = un * t1;
-  const double u5 = q[4];
-  const double sq = q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  const double sq_n = N == 1   ? 3.0 * q[1] * q[1] + q[2] * q[2] + q[3] * q[3]
-                      : N == 2 ? q[1] * q[1] + 3.0 * q[2] * q[2] + q[3] * q[3]
-                               : q[1] * q[1] + q[2] * q[2] + 3.0 * q[3] * q[3];
+constexpr int kT1 = N == 1 ? 2 : 1;
+template <int N>
+constexpr int kT2 = N == 3 ? 2 : 3;
 
-  e[0][0] = -k.s1diss[0];
-  e[0][N] = k.s2;
+/// The parts of a neighbour block shared by its entries and its product.
+struct NeighbourCommon {
+  vd vn, tv, vn2, a, na;
+  vd e_n0, e_nn, e_40, e_4n, e_44, n_c;
+};
 
-  e[N][0] = k.s2 * (-(vn * vn) + 0.5 * c2 * (sq * t2)) + k.s1r43c34 * t2 * un;
-  e[N][N] = k.s2_2mc2 * vn - k.s1r43c34 * t1 - k.s1diss[N];
-  e[N][4] = k.s2c2;
-
-  double visc5 = 0.0;  // the viscous part of e[4][0], summed over m = 1..3
-#pragma GCC unroll 3
-  for (int m = 1; m < 4; ++m) {
-    const double um = q[m];
-    if (m == N) {
-      visc5 += k.s1_r43c34m * t3 * (um * um);
-      continue;
-    }
-    e[m][0] = -k.s2 * ((um * un) * t2) + k.s1c34 * t2 * um;
-    e[m][m] = k.s2 * vn - k.s1c34 * t1 - k.s1diss[m];
-    e[m][N] = k.s2 * (um * t1);
-    e[N][m] = -k.s2c2 * (um * t1);
-    e[4][m] = -k.s2c2 * ((um * un) * t2) - k.s1_c34m * t2 * um;
-    visc5 += k.s1_c34m * t3 * (um * um);
-  }
-
-  e[4][0] = k.s2 * ((c2 * sq * t2 - c1 * (u5 * t1)) * vn) + (visc5 + k.s1c1345 * t2 * u5);
-  e[4][N] = k.s2c1 * (u5 * t1) - k.s2half_c2 * (sq_n * t2) - k.s1_r43c34m * t2 * un;
-  e[4][4] = k.s2c1 * vn - k.s1c1345 * t1 - k.s1diss[4];
+template <int N>
+inline NeighbourCommon neighbour_common(const NeighbourConsts& k, const PointState& p) {
+  NeighbourCommon c;
+  c.vn = p.vel[N - 1];
+  c.tv = p.t1 * c.vn;
+  c.vn2 = c.vn * c.vn;
+  c.a = k.s2 * c.vn;
+  c.na = k.s1c34 * p.t1 - c.a;  // -(e[T][T] + s1*dT); e[T][0] = vT*na
+  // e[N][0] = s2*(c2/2*qv - vn^2) + s1*r43*c34*t1*vn
+  c.e_n0 = k.s2half_c2 * p.qv - k.s2 * c.vn2 + k.s1r43c34 * c.tv;
+  // e[N][N] = s2*(2-c2)*vn - s1*r43*c34*t1 - s1*dN
+  c.e_nn = k.s2_2mc2 * c.vn - (k.s1r43c34 * p.t1 + k.s1diss[N]);
+  // e[4][0] = s2*vn*(c2*qv - c1*e) + t1*s1*(sum_m (c34' - c1345)*vel_m^2 + c1345*e),
+  // c34' = r43*c34 for m = N, c34 otherwise
+  c.e_40 = c.a * (c2 * p.qv - c1 * p.e) + p.t1 * (k.s1_c34m * p.qv + k.s1_dr43 * c.vn2 + k.s1c1345 * p.e);
+  // e[4][N] = s2*(c1*e - c2/2*(qv + 2 vn^2)) - s1*(r43*c34 - c1345)*t1*vn
+  c.e_4n = k.s2c1 * p.e - k.s2half_c2 * (p.qv + 2.0 * c.vn2) - k.s1_r43c34m * c.tv;
+  // e[4][4] = s2*c1*vn - s1*c1345*t1 - s1*d5
+  c.e_44 = k.s2c1 * c.vn - (k.s1c1345 * p.t1 + k.s1diss[4]);
+  // e[4][T] = vT*n_c
+  c.n_c = k.neg_s2c2 * c.vn - k.s1_c34m * p.t1;
+  return c;
 }
 
-/// s = e * v over the nonzero entries of a neighbour block.
+/// s = B r for the neighbour block B at a point, without forming B:
+///   row 0: -s1*d1*r0 + s2*rN
+///   row T: e[T][0]*r0 + e[T][T]*rT + s2*vT*rN = na*(vT*r0 - rT) - s1*dT*rT + vT*s2*rN
+///   row N: e[N][0]*r0 + e[N][N]*rN - s2*c2*(vT1*rT1 + vT2*rT2) + s2*c2*r4
+///   row 4: e[4][0]*r0 + n_c*(vT1*rT1 + vT2*rT2) + e[4][N]*rN + e[4][4]*r4
 template <int N>
-inline void block_times(const double e[kM][kM], const double v[kM], double s[kM]) {
-#pragma GCC unroll 5
-  for (int m = 0; m < kM; ++m) {
-    double acc = 0.0;
-    bool first = true;
-#pragma GCC unroll 5
-    for (int n = 0; n < kM; ++n) {
-      if (!nonzero<N>(m, n)) continue;
-      acc = first ? e[m][n] * v[n] : acc + e[m][n] * v[n];
-      first = false;
-    }
-    s[m] = acc;
-  }
+inline void neighbour_apply(const NeighbourConsts& k, const PointState& p, const vd r[kM], vd s[kM]) {
+  constexpr int t1 = kT1<N>, t2 = kT2<N>;
+  const NeighbourCommon c = neighbour_common<N>(k, p);
+  const vd vt1 = p.vel[t1 - 1];
+  const vd vt2 = p.vel[t2 - 1];
+  const vd s2rn = k.s2 * r[N];
+  const vd dot_t = vt1 * r[t1] + vt2 * r[t2];
+  s[0] = s2rn - k.s1diss[0] * r[0];
+  s[t1] = c.na * (vt1 * r[0] - r[t1]) - k.s1diss[t1] * r[t1] + vt1 * s2rn;
+  s[t2] = c.na * (vt2 * r[0] - r[t2]) - k.s1diss[t2] * r[t2] + vt2 * s2rn;
+  s[N] = c.e_n0 * r[0] + c.e_nn * r[N] + k.s2c2 * (r[4] - dot_t);
+  s[4] = c.e_40 * r[0] + c.n_c * dot_t + c.e_4n * r[N] + c.e_44 * r[4];
 }
 
-/// Constants of the diagonal block (the same in both sweeps).
+/// The entries of the neighbour block at a point (structural zeros not set).
+template <int N>
+inline void neighbour_block(const NeighbourConsts& k, const PointState& p, vd e[kM][kM]) {
+  const NeighbourCommon c = neighbour_common<N>(k, p);
+  e[0][0] = vd{} + k.neg_s1diss[0];
+  e[0][N] = vd{} + k.s2;
+  e[N][0] = c.e_n0;
+  e[N][N] = c.e_nn;
+  e[N][4] = vd{} + k.s2c2;
+  auto tangential = [&]<int m>() {
+    const vd vm = p.vel[m - 1];
+    e[m][0] = vm * c.na;
+    e[m][m] = k.neg_s1diss[m] - c.na;
+    e[m][N] = k.s2 * vm;
+    e[N][m] = k.neg_s2c2 * vm;
+    e[4][m] = vm * c.n_c;
+  };
+  tangential.template operator()<kT1<N>>();
+  tangential.template operator()<kT2<N>>();
+  e[4][0] = c.e_40;
+  e[4][N] = c.e_4n;
+  e[4][4] = c.e_44;
+}
+
+/// Constants of the diagonal block (the same in both sweeps):
+///   d(0,0) = base[0], d(m,m) = base[m] + visc[m]*t1, d(4,4) = base[4] + visc55*t1,
+///   d(m,0) = -visc[m]*t1*vel_m, d(4,m) = visc5[m]*t1*vel_m (m = 1..3),
+///   d(4,0) = -t1*(sum_m visc5[m]*vel_m^2 + visc55*e).
 struct DiagonalConsts {
-  double inv_d00 = 0;      // 1 / d(0,0), a constant
-  double base[kM] = {};    // d(m,m) without the 1/u1 term
-  double visc[kM] = {};    // d(m,0) = -visc[m]*t2*u_m, d(m,m) = base[m] + visc[m]*t1 (m = 1..3)
-  double visc5[kM] = {};   // d(4,m) = visc5[m]*t2*u_m, d(4,0) = -sum visc5[m]*t3*u_m^2 - ...
-  double visc55 = 0;       // ... - visc55*t2*u5, d(4,4) = base[4] + visc55*t1
+  double inv_d00 = 0;
+  double base[kM] = {};
+  double visc[4] = {};
+  double visc5[4] = {};
+  double visc55 = 0;
+  double neg_visc_inv[4] = {};   // -visc[m]/d(0,0)
+  double neg_visc5_inv[4] = {};  // -visc5[m]/d(0,0)
+  double neg_visc55_inv = 0;     // -visc55/d(0,0)
 
   explicit DiagonalConsts(const Coefficients& c) {
     const double dt2 = c.dt * 2.0;
@@ -146,45 +295,44 @@ struct DiagonalConsts {
       const double kz = m == 3 ? r43 : 1.0;
       visc[m] = dt2 * c34 * (c.tx1 * kx + c.ty1 * ky + c.tz1 * kz);
       visc5[m] = dt2 * (c34 * (c.tx1 * kx + c.ty1 * ky + c.tz1 * kz) - c1345 * tsum);
+      neg_visc_inv[m] = -visc[m] * inv_d00;
+      neg_visc5_inv[m] = -visc5[m] * inv_d00;
     }
     visc55 = dt2 * c1345 * tsum;
+    neg_visc55_inv = -visc55 * inv_d00;
   }
 };
 
-/// The factors of the diagonal block that the elimination uses (the block is
-/// lower triangular: its first column, its diagonal and its last row).
-/// mult[m-1] = d(m,0)/d(0,0) (m = 1..4), inv[m-1] = 1/d(m,m) (m = 1..4),
-/// mult5[m-1] = d(4,m)/d(m,m) (m = 1..3).
+/// What the elimination with d uses: mult[m-1] = d(m,0)/d(0,0) (m = 1..4),
+/// inv[m-1] = 1/d(m,m) (m = 1..4), mult5[m-1] = d(4,m)/d(m,m) (m = 1..3).
 struct DiagonalFactors {
-  double mult[4];
-  double inv[4];
-  double mult5[3];
+  vd mult[4];
+  vd inv[4];
+  vd mult5[3];
 };
-constexpr int kDiagonalFactors = 11;
 
-inline DiagonalFactors diagonal_factors(const DiagonalConsts& k, const double q[kM]) {
-  const double t1 = q[0];
-  const double t2 = t1 * t1;
-  const double t3 = t1 * t2;
-  DiagonalFactors f{};
-  double d40 = -k.visc55 * t2 * q[4];
-#pragma GCC unroll 3
-  for (int m = 1; m < 4; ++m) {
-    const double um = q[m];
-    f.mult[m - 1] = (-k.visc[m] * t2 * um) * k.inv_d00;
-    f.inv[m - 1] = 1.0 / (k.base[m] + k.visc[m] * t1);
-    f.mult5[m - 1] = (k.visc5[m] * t2 * um) * f.inv[m - 1];
-    d40 -= k.visc5[m] * t3 * (um * um);
-  }
-  f.mult[3] = d40 * k.inv_d00;
+inline DiagonalFactors diagonal_factors(const DiagonalConsts& k, const PointState& p) {
+  const vd t1 = p.t1;
+  DiagonalFactors f;
+  f.inv[0] = 1.0 / (k.base[1] + k.visc[1] * t1);
+  f.inv[1] = 1.0 / (k.base[2] + k.visc[2] * t1);
+  f.inv[2] = 1.0 / (k.base[3] + k.visc[3] * t1);
   f.inv[3] = 1.0 / (k.base[4] + k.visc55 * t1);
+  vd s = k.neg_visc55_inv * p.e;
+  for (int m = 1; m < 4; ++m) {
+    const vd vm = p.vel[m - 1];
+    const vd tvm = t1 * vm;
+    f.mult[m - 1] = k.neg_visc_inv[m] * tvm;
+    f.mult5[m - 1] = (k.visc5[m] * tvm) * f.inv[m - 1];
+    s += k.neg_visc5_inv[m] * (vm * vm);
+  }
+  f.mult[3] = t1 * s;
   return f;
 }
 
-/// r <- d^-1 r: Gaussian elimination without pivoting on the lower
-/// triangular diagonal block (the structurally zero upper part contributes
-/// nothing and is skipped).
-inline void diagonal_solve(const DiagonalFactors& f, double inv_d00, double r[kM]) {
+/// r <- d^-1 r: forward elimination and back substitution without pivoting;
+/// d is lower triangular, so the back substitution is only the scaling.
+inline void diagonal_solve(const DiagonalFactors& f, double inv_d00, vd r[kM]) {
   r[1] -= r[0] * f.mult[0];
   r[2] -= r[0] * f.mult[1];
   r[3] -= r[0] * f.mult[2];
@@ -199,9 +347,40 @@ inline void diagonal_solve(const DiagonalFactors& f, double inv_d00, double r[kM
   r[0] *= inv_d00;
 }
 
-// ---------------------------------------------------------------------------
-// Row scratch: structure-of-arrays copies, one array of `stride` doubles per
-// component.
+/// M = d^-1 (omega X) for an x-direction neighbour block X: diagonal_solve
+/// on each column of omega X, skipping the structural zeros. Stored column
+/// by column over X's nonzero pattern: column 0 rows 0-4, column 1 rows 0-4,
+/// column 2 rows 1,2,4, column 3 rows 1,3,4, column 4 rows 1,4.
+inline void fold_x_block(const DiagonalFactors& f, double inv_d00, double omega, const vd e[kM][kM],
+                         double* out) {
+  const double w0 = omega * inv_d00;
+  const vd w1 = omega * f.inv[0];
+  const vd w2 = omega * f.inv[1];
+  const vd w3 = omega * f.inv[2];
+  const vd w4 = omega * f.inv[3];
+  int q = 0;
+  auto put = [&](vd x) { store(out + (q++) * kW, x); };
+  for (int l = 0; l < 2; ++l) {
+    const vd r0 = e[0][l];
+    const vd r1 = e[1][l] - r0 * f.mult[0];
+    const vd r2 = e[2][l] - r0 * f.mult[1];
+    const vd r3 = e[3][l] - r0 * f.mult[2];
+    const vd r4 = e[4][l] - r0 * f.mult[3] - r1 * f.mult5[0] - r2 * f.mult5[1] - r3 * f.mult5[2];
+    put(r0 * w0);
+    put(r1 * w1);
+    put(r2 * w2);
+    put(r3 * w3);
+    put(r4 * w4);
+  }
+  put(e[1][2] * w1);
+  put(e[2][2] * w2);
+  put((e[4][2] - e[1][2] * f.mult5[0] - e[2][2] * f.mult5[1]) * w4);
+  put(e[1][3] * w1);
+  put(e[3][3] * w3);
+  put((e[4][3] - e[1][3] * f.mult5[0] - e[3][3] * f.mult5[2]) * w4);
+  put(e[1][4] * w1);
+  put((e[4][4] - e[1][4] * f.mult5[0]) * w4);
+}
 
 struct SweepConsts {
   NeighbourConsts x, y, z;
@@ -216,216 +395,229 @@ struct SweepConsts {
         omega(c.omega) {}
 };
 
-// Array indices inside the workspace.
-constexpr int kStateRows = 3;                     // u rows: this row, j neighbour, k neighbour
-constexpr int kVRows = 3;                         // v rows: this row, j neighbour, k neighbour
-constexpr int kINeighbourEntries = 16;            // nonconstant entries of the i-neighbour block
-constexpr int kArrays = kM * kStateRows + kM * kVRows + kM /*partial rhs*/ + kINeighbourEntries +
-                        kDiagonalFactors + kM /*swept row*/;
+// ---------------------------------------------------------------------------
+// Workspace: row buffers blocked by kW points (group g holds the fields of
+// points [g*kW, (g+1)*kW), one kW-vector per field). The state buffers have a
+// spare group on each side (the i neighbours of the end groups).
 
-struct RowScratch {
-  double* state[kStateRows][kM];  // 1/u1, u2, u3, u4, u5
-  double* v[kVRows][kM];
-  double* rhs[kM];
-  double* iblock[kINeighbourEntries];
-  double* diag[kDiagonalFactors];
-  double* swept[kM];
+constexpr int kFoldFields = kM + kBlockEntries;  // y, then M
+
+struct Layout {
+  int groups;
+  std::size_t state, vrow, fold, total;
+
+  explicit Layout(int nx)
+      : groups((nx + kW - 1) / kW),
+        state(std::size_t(groups + 2) * kStateFields * kW),
+        vrow(std::size_t(groups) * kM * kW),
+        fold(std::size_t(groups) * kFoldFields * kW),
+        total(2 * state + vrow + fold) {}
 };
 
-std::size_t scratch_stride(int nx) { return (std::size_t(nx) + 7) / 8 * 8; }
+struct Buffers {
+  double* state_cur;   // this row's state (group g at g+1)
+  double* state_prev;  // the j neighbour row's state
+  double* v_prev;      // the j neighbour row's swept values; pass B overwrites it with this row's
+  double* fold;        // y and M of this row
+};
 
-RowScratch carve(std::vector<double>& blocks, int nx) {
-  const std::size_t stride = scratch_stride(nx);
-  auto base = reinterpret_cast<std::uintptr_t>(blocks.data());
-  double* p = blocks.data() + ((64 - base % 64) % 64) / sizeof(double);
-  RowScratch s{};
-  auto take = [&] {
-    double* q = p;
-    p += stride;
-    return q;
+Buffers carve(std::vector<double>& blocks, const Layout& l) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(blocks.data());
+  double* p = blocks.data() + ((64 - addr % 64) % 64) / sizeof(double);
+  Buffers b{};
+  b.state_cur = p;
+  b.state_prev = b.state_cur + l.state;
+  b.v_prev = b.state_prev + l.state;
+  b.fold = b.v_prev + l.vrow;
+  return b;
+}
+
+constexpr double kStateFill[kM] = {1.0, 0.0, 0.0, 0.0, 0.0};
+constexpr double kZeroFill[kM] = {0.0, 0.0, 0.0, 0.0, 0.0};
+
+/// The components of the points of group g of a row of nx points; points
+/// past the end of the row read `fill`.
+inline void load_group(const double* row, int nx, int g, const double fill[kM], vd out[kM]) {
+  const int first = g * kW;
+  if (first + kW <= nx) {
+    load_points(row + kM * first, out);
+    return;
+  }
+  double pad[kM * kW];
+  for (int t = 0; t < kW; ++t)
+    for (int m = 0; m < kM; ++m) pad[kM * t + m] = first + t < nx ? row[kM * (first + t) + m] : fill[m];
+  load_points(pad, out);
+}
+
+void load_state_row(const double* urow, int nx, int groups, double* state) {
+  for (int g = 0; g < groups; ++g) {
+    vd q[kM];
+    load_group(urow, nx, g, kStateFill, q);
+    const PointState p = point_state(q);
+    double* o = state + std::size_t(g + 1) * kStateFields * kW;
+    store(o, p.t1);
+    store(o + kW, p.vel[0]);
+    store(o + 2 * kW, p.vel[1]);
+    store(o + 3 * kW, p.vel[2]);
+    store(o + 4 * kW, p.e);
+    store(o + 5 * kW, p.qv);
+  }
+}
+
+void load_v_row(const double* vrow, int nx, int groups, double* v) {
+  for (int g = 0; g < groups; ++g) {
+    vd q[kM];
+    load_group(vrow, nx, g, kZeroFill, q);
+    for (int m = 0; m < kM; ++m) store(v + std::size_t(g) * kM * kW + m * kW, q[m]);
+  }
+}
+
+inline PointState state_group(const double* s) {
+  return {load(s), {load(s + kW), load(s + 2 * kW), load(s + 3 * kW)}, load(s + 4 * kW), load(s + 5 * kW)};
+}
+
+/// The state at the i neighbours (i-1 lower, i+1 upper) of the points of the
+/// group whose own state is at s.
+template <bool kLower>
+inline PointState neighbour_state_group(const double* s) {
+  constexpr int f = kStateFields * kW;
+  auto at = [&](int field) {
+    const vd own = load(s + field * kW);
+    return kLower ? shift_up(load(s - f + field * kW), own) : shift_down(own, load(s + f + field * kW));
   };
-  for (auto& row : s.state)
-    for (auto& a : row) a = take();
-  for (auto& row : s.v)
-    for (auto& a : row) a = take();
-  for (auto& a : s.rhs) a = take();
-  for (auto& a : s.iblock) a = take();
-  for (auto& a : s.diag) a = take();
-  for (auto& a : s.swept) a = take();
-  return s;
+  return {at(0), {at(1), at(2), at(3)}, at(4), at(5)};
 }
 
-/// state[.][i] <- (1/u1, u2, u3, u4, u5) of u row (k, j), i in [0, nx).
-void load_state(const Field5& u, int k, int j, int nx, double* const dst[kM]) {
-  const double* __restrict row = u.row(k, j);
-  double* __restrict r = dst[0];
-  double* __restrict a = dst[1];
-  double* __restrict b = dst[2];
-  double* __restrict c = dst[3];
-  double* __restrict d = dst[4];
-  for (int i = 0; i < nx; ++i) {
-    r[i] = row[kM * i];
-    a[i] = row[kM * i + 1];
-    b[i] = row[kM * i + 2];
-    c[i] = row[kM * i + 3];
-    d[i] = row[kM * i + 4];
-  }
-  for (int i = 0; i < nx; ++i) r[i] = 1.0 / r[i];
-}
-
-/// v[.][i] <- rsd row (k, j), i in [0, nx).
-void load_row(const Field5& f, int k, int j, int nx, double* const dst[kM]) {
-  const double* __restrict row = f.row(k, j);
-  double* __restrict a = dst[0];
-  double* __restrict b = dst[1];
-  double* __restrict c = dst[2];
-  double* __restrict d = dst[3];
-  double* __restrict e = dst[4];
-  for (int i = 0; i < nx; ++i) {
-    a[i] = row[kM * i];
-    b[i] = row[kM * i + 1];
-    c[i] = row[kM * i + 2];
-    d[i] = row[kM * i + 3];
-    e[i] = row[kM * i + 4];
-  }
-}
-
-/// Stage A. sign_v: the lower sweep starts from the row itself
-/// (rhs = v - omega*(Lz vk) - omega*(Ly vj)); the upper sweep only
-/// accumulates the neighbours (rhs = omega*(Uz vk) + omega*(Uy vj)).
-/// The i-neighbour block is taken at i + di.
+/// Pass A over the groups of row (k, j). uk, vk: u and rsd rows (k-/+1, j);
+/// vc: rsd row (k, j).
+///  lower: rhs = v - omega*(Lz vk) - omega*(Ly vj), y = d^-1 rhs
+///  upper: rhs = omega*(Uz vk) + omega*(Uy vj),     y = v - d^-1 rhs
 template <bool kLower>
-void stage_a(const SweepConsts& K, int nx, const RowScratch& s, int this_row, int j_row, int k_row) {
-  constexpr int di = kLower ? -1 : 1;
+void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const double* vk, const double* vc,
+            const Buffers& b) {
   const double omega = K.omega;
-  const int hi = nx - 1;
-#pragma GCC ivdep
-  for (int i = 1; i < hi; ++i) {
-    double q[kM], v[kM], e[kM][kM], sz[kM], sy[kM];
-    // k neighbour
-    for (int m = 0; m < kM; ++m) q[m] = s.state[k_row][m][i];
-    for (int m = 0; m < kM; ++m) v[m] = s.v[k_row][m][i];
-    neighbour_block<3>(K.z, q, e);
-    block_times<3>(e, v, sz);
-    // j neighbour
-    for (int m = 0; m < kM; ++m) q[m] = s.state[j_row][m][i];
-    for (int m = 0; m < kM; ++m) v[m] = s.v[j_row][m][i];
-    neighbour_block<2>(K.y, q, e);
-    block_times<2>(e, v, sy);
-    for (int m = 0; m < kM; ++m) {
-      if constexpr (kLower)
-        s.rhs[m][i] = (s.v[this_row][m][i] - omega * sz[m]) - omega * sy[m];
-      else
-        s.rhs[m][i] = omega * sz[m] + omega * sy[m];
-    }
-    // i neighbour
-    for (int m = 0; m < kM; ++m) q[m] = s.state[this_row][m][i + di];
-    neighbour_block<1>(K.x, q, e);
-    int n = 0;
-    for (int m = 0; m < kM; ++m)
-      for (int l = 0; l < kM; ++l)
-        if (nonzero<1>(m, l) && !(m == 0)) s.iblock[n++][i] = e[m][l];
-    // diagonal
-    for (int m = 0; m < kM; ++m) q[m] = s.state[this_row][m][i];
-    const DiagonalFactors f = diagonal_factors(K.diag, q);
-    for (int m = 0; m < 4; ++m) s.diag[m][i] = f.mult[m];
-    for (int m = 0; m < 4; ++m) s.diag[4 + m][i] = f.inv[m];
-    for (int m = 0; m < 3; ++m) s.diag[8 + m][i] = f.mult5[m];
-  }
-}
-
-/// Stage B: the recurrence along i.
-template <bool kLower>
-void stage_b(const SweepConsts& K, int nx, const RowScratch& s, int this_row, double* __restrict out) {
-  const double omega = K.omega;
-  const double e00 = -K.x.s1diss[0];
-  const double e01 = K.x.s2;
   const double inv_d00 = K.diag.inv_d00;
-  double prev[kM];
-  const int start = kLower ? 1 : nx - 2;
-  const int step = kLower ? 1 : -1;
-  for (int m = 0; m < kM; ++m) prev[m] = out[kM * (start - step) + m];
-  for (int i = start, cnt = 0; cnt < nx - 2; i += step, ++cnt) {
-    double e[kM][kM];
-    e[0][0] = e00;
-    e[0][1] = e01;
-    int n = 0;
-    for (int m = 1; m < kM; ++m)
-      for (int l = 0; l < kM; ++l)
-        if (nonzero<1>(m, l)) e[m][l] = s.iblock[n++][i];
-    double sx[kM];
-    block_times<1>(e, prev, sx);
-    DiagonalFactors f;
-    for (int m = 0; m < 4; ++m) f.mult[m] = s.diag[m][i];
-    for (int m = 0; m < 4; ++m) f.inv[m] = s.diag[4 + m][i];
-    for (int m = 0; m < 3; ++m) f.mult5[m] = s.diag[8 + m][i];
-    double r[kM];
+  for (int g = 0; g < groups; ++g) {
+    vd q[kM], r[kM], sz[kM], sy[kM], w[kM], e[kM][kM];
+
+    load_group(uk, nx, g, kStateFill, q);
+    load_group(vk, nx, g, kZeroFill, r);
+    neighbour_apply<3>(K.z, point_state(q), r, sz);
+
+    const double* vj = b.v_prev + std::size_t(g) * kM * kW;
+    for (int m = 0; m < kM; ++m) r[m] = load(vj + m * kW);
+    neighbour_apply<2>(K.y, state_group(b.state_prev + std::size_t(g + 1) * kStateFields * kW), r, sy);
+
+    load_group(vc, nx, g, kZeroFill, r);
     for (int m = 0; m < kM; ++m) {
       if constexpr (kLower)
-        r[m] = s.rhs[m][i] - omega * sx[m];
+        w[m] = (r[m] - omega * sz[m]) - omega * sy[m];
       else
-        r[m] = s.rhs[m][i] + omega * sx[m];
+        w[m] = omega * sz[m] + omega * sy[m];
     }
-    diagonal_solve(f, inv_d00, r);
-    for (int m = 0; m < kM; ++m) {
-      const double x = kLower ? r[m] : s.v[this_row][m][i] - r[m];
-      out[kM * i + m] = x;
-      s.swept[m][i] = x;
-      prev[m] = x;
-    }
+
+    const double* sc = b.state_cur + std::size_t(g + 1) * kStateFields * kW;
+    const DiagonalFactors f = diagonal_factors(K.diag, state_group(sc));
+    neighbour_block<1>(K.x, neighbour_state_group<kLower>(sc), e);
+
+    double* o = b.fold + std::size_t(g) * kFoldFields * kW;
+    diagonal_solve(f, inv_d00, w);
+    for (int m = 0; m < kM; ++m) store(o + m * kW, kLower ? w[m] : r[m] - w[m]);
+    fold_x_block(f, inv_d00, omega, e, o + kM * kW);
   }
 }
 
-void prefetch_row(const double* row, int nx) {
+/// Pass B: v(i) = y - M v(i -/+ 1) along the row, i ascending (lower) or
+/// descending (upper); writes the rsd row and the swept-row buffer.
+template <bool kLower>
+void pass_b(int nx, const Buffers& b, double* __restrict row) {
+  const int first = kLower ? 1 : nx - 2;
+  const int step = kLower ? 1 : -1;
+  const double* prev = row + kM * (first - step);
+  double x0 = prev[0], x1 = prev[1], x2 = prev[2], x3 = prev[3], x4 = prev[4];
+  const double* __restrict fold = b.fold;
+  double* __restrict vout = b.v_prev;
+  for (int c = 0, i = first; c < nx - 2; ++c, i += step) {
+    const int g = i / kW;
+    const int t = i % kW;
+    const double* s = fold + std::size_t(g) * kFoldFields * kW + t;
+    auto y = [&](int m) { return s[m * kW]; };
+    auto M = [&](int q) { return s[(kM + q) * kW]; };
+    // Summed so that the dependency chain through x is short.
+    const double p0 = M(0) * x0, p1 = M(1) * x0, p2 = M(2) * x0, p3 = M(3) * x0, p4 = M(4) * x0;
+    const double n0 = (y(0) - M(5) * x1) - p0;
+    const double n1 = ((y(1) - M(6) * x1) - p1) - ((M(10) * x2 + M(13) * x3) + M(16) * x4);
+    const double n2 = ((y(2) - M(7) * x1) - p2) - M(11) * x2;
+    const double n3 = ((y(3) - M(8) * x1) - p3) - M(14) * x3;
+    const double n4 = ((y(4) - M(9) * x1) - p4) - ((M(12) * x2 + M(15) * x3) + M(17) * x4);
+    x0 = n0;
+    x1 = n1;
+    x2 = n2;
+    x3 = n3;
+    x4 = n4;
+    double* o = row + kM * i;
+    o[0] = x0;
+    o[1] = x1;
+    o[2] = x2;
+    o[3] = x3;
+    o[4] = x4;
+    double* v = vout + std::size_t(g) * kM * kW + t;
+    v[0] = x0;
+    v[kW] = x1;
+    v[2 * kW] = x2;
+    v[3 * kW] = x3;
+    v[4 * kW] = x4;
+  }
+}
+
+/// Asks for a row of the fields (5*nx doubles) in the L2 cache ahead of use.
+inline void prefetch_row(const double* row, int nx) {
   const char* p = reinterpret_cast<const char*>(row);
   const std::size_t bytes = sizeof(double) * kM * std::size_t(nx);
-  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 2);
 }
 
 template <bool kLower>
-void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u, Field5& rsd,
-                 SweepWorkspace& ws, SweepTimes& times) {
+void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+                 Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const int nx = g.nx;
-  RowScratch s = carve(ws.blocks, nx);
-  constexpr int dj = kLower ? -1 : 1;
+  const Layout layout(nx);
+  if (ws.blocks.size() < layout.total + 8)
+    throw std::logic_error("SweepWorkspace was not sized for this grid");
+  Buffers b = carve(ws.blocks, layout);
+  constexpr int dj = kLower ? -1 : 1;  // towards the j neighbour already swept
   const int kn = k + dj;
-  int this_row = 0, j_row = 1;
-  constexpr int k_row = 2;
-  const int count = owned.width();
+  const int rows = owned.width();
+  double jacobian = 0.0, solve = 0.0;
   double t0 = wall_seconds();
-  for (int cnt = 0; cnt < count; ++cnt) {
+  for (int cnt = 0; cnt < rows; ++cnt) {
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
     if (cnt == 0) {
-      load_state(u, k, j + dj, nx, s.state[j_row]);
-      load_row(rsd, k, j + dj, nx, s.v[j_row]);
-    } else {
-      std::swap(this_row, j_row);  // this row's state becomes the next row's j neighbour
-      for (int m = 0; m < kM; ++m) std::swap(s.v[j_row][m], s.swept[m]);
+      load_state_row(u.row(k, j + dj), nx, layout.groups, b.state_prev);
+      load_v_row(rsd.row(k, j + dj), nx, layout.groups, b.v_prev);
     }
-    if (cnt + 1 < count) {
+    if (cnt + 1 < rows) {
       prefetch_row(u.row(k, j - dj), nx);
-      prefetch_row(u.row(kn, j - dj), nx);
       prefetch_row(rsd.row(k, j - dj), nx);
-      prefetch_row(rsd.row(kn, j - dj), nx);
     }
-    load_state(u, k, j, nx, s.state[this_row]);
-    load_state(u, kn, j, nx, s.state[k_row]);
-    load_row(rsd, kn, j, nx, s.v[k_row]);
-    load_row(rsd, k, j, nx, s.v[this_row]);
-    stage_a<kLower>(K, nx, s, this_row, j_row, k_row);
+    load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
+    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), rsd.row(kn, j), rsd.row(k, j), b);
     const double t1 = wall_seconds();
-    stage_b<kLower>(K, nx, s, this_row, rsd.row(k, j));
+    pass_b<kLower>(nx, b, rsd.row(k, j));
     const double t2 = wall_seconds();
-    times.jacobian += t1 - t0;
-    times.solve += t2 - t1;
+    jacobian += t1 - t0;
+    solve += t2 - t1;
     t0 = t2;
+    std::swap(b.state_cur, b.state_prev);
   }
+  times.jacobian += jacobian;
+  times.solve += solve;
 }
 
 }  // namespace
 
-SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(std::size_t(kArrays) * scratch_stride(g.nx) + 8) {}
+SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(Layout(g.nx).total + 8, 0.0) {}
 
 void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
                        Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {

@@ -70,8 +70,12 @@ def main():
     p.add_argument("mode", choices=["verify", "custom", "same-checksum", "bad-input"])
     p.add_argument("--np", type=int, default=1)
     p.add_argument("--expect", default="")
-    p.add_argument("rest", nargs="*")
-    ctx = p.parse_args()
+    p.add_argument("cases", nargs="*", help="same-checksum cases 'N:ARGS'")
+    argv = sys.argv[1:]
+    # Everything after "--" is passed to lu untouched.
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []
+    ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    ctx.rest = rest if ctx.mode != "same-checksum" else ctx.cases
 
     if ctx.mode == "verify":
         proc, report, elapsed = run_lu(ctx, ctx.np, ctx.rest, ctx.timeout)

@@ -29,9 +29,12 @@ class StripedGrid {
  public:
   StripedGrid(GridSize g, double dt, const Partition& p) : g_(g), c_(Coefficients::make(g, dt)) {
     for (const auto& owned : p.ranges()) {
-      Stripe s{owned, Field5(g.nx, g.nz, stored_columns(g, owned, kStateHalo)),
-               Field5(g.nx, g.nz, stored_columns(g, owned, kResidualHalo)), Field5(g.nx, g.nz, owned),
-               ResidualWorkspace(g, owned), SweepWorkspace(g)};
+      Stripe s{owned,
+               Field5(g.nx, g.nz, stored_columns(g, owned, kStateHalo)),
+               Field5(g.nx, g.nz, stored_columns(g, owned, kResidualHalo)),
+               Field5(g.nx, g.nz, owned),
+               ResidualWorkspace(g, owned),
+               SweepWorkspace(g)};
       set_boundary_values(c_, g, s.u);
       set_initial_values(c_, g, s.u);
       compute_forcing(c_, g, owned, s.frct);

@@ -78,7 +78,7 @@ TEST(Partition, ExplicitWidths) {
 
 TEST(Partition, ExplicitWidthsRejected) {
   EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{3, 4, 2}), std::invalid_argument);  // sum 9
-  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{9, 1}), std::invalid_argument);     // below min
+  EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{9, 1}), std::invalid_argument);  // below min
   EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{12, -2}), std::invalid_argument);
   EXPECT_THROW(Partition::from_widths({1, 11}, std::vector<int>{}), std::invalid_argument);
 }
@@ -102,8 +102,11 @@ TEST(Partition, BadWeightsRejected) {
   const ColumnRange interior{1, 11};
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, 0.0}), std::invalid_argument);
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, -1.0}), std::invalid_argument);
-  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, std::nan("")}), std::invalid_argument);
-  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, std::numeric_limits<double>::infinity()}), std::invalid_argument);
+  EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, std::nan("")}),
+               std::invalid_argument);
+  EXPECT_THROW(
+      Partition::from_weights(interior, std::vector<double>{1.0, std::numeric_limits<double>::infinity()}),
+      std::invalid_argument);
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{}), std::invalid_argument);
 }
 

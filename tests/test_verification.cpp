@@ -54,7 +54,8 @@ TEST(Verification, RelativeDifference) {
 
 TEST(Verification, MopsFormulaMatchesNpb) {
   // NPB 3.4 Fortran, class A on 1 rank here: 19.25 s <-> 6198 Mop/s.
-  EXPECT_NEAR(lu_mops(64, 64, 64, 250, 19.25), 6198.0, 1.0);
+  // (the times are rounded to 4 digits, hence the tolerances)
+  EXPECT_NEAR(lu_mops(64, 64, 64, 250, 19.25), 6198.0, 2.0);
   // Class B on 2 ranks: 43.4 s <-> 11486 Mop/s.
-  EXPECT_NEAR(lu_mops(102, 102, 102, 250, 43.4), 11486.0, 3.0);
+  EXPECT_NEAR(lu_mops(102, 102, 102, 250, 43.4), 11486.0, 15.0);
 }

@@ -9,7 +9,8 @@ double relative_difference(double computed, double reference) {
   return reference != 0.0 ? diff / std::fabs(reference) : diff;
 }
 
-VerificationResult verify(const VerifiedQuantities& computed, const ReferenceValues& reference, double epsilon) {
+VerificationResult verify(const VerifiedQuantities& computed, const ReferenceValues& reference,
+                          double epsilon) {
   VerificationResult result;
   result.performed = true;
   result.epsilon = epsilon;

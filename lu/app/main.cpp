@@ -76,8 +76,10 @@ int run(int argc, char** argv, MPI_Comm comm) {
 
   // Rank-local checks: only rank 0 writes the JSON file.
   bool json_ok = true;
-  if (root && !opts.json_path.empty()) json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
-  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm)) return kExitUsage;
+  if (root && !opts.json_path.empty())
+    json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
+  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm))
+    return kExitUsage;
 
   const SolverConfig config{opts.grid, opts.iterations, opts.dt};
   std::optional<LuSolver> solver;
@@ -101,8 +103,9 @@ int run(int argc, char** argv, MPI_Comm comm) {
               << std::endl;
   }
   const ProgressCallback progress = [&](int it, double elapsed, const Vector5& rsdnm) {
-    if (root) std::printf(" iteration %6d / %d   elapsed %9.2f s   residual[1] %.6e\n", it, opts.iterations,
-                          elapsed, rsdnm[0]);
+    if (root)
+      std::printf(" iteration %6d / %d   elapsed %9.2f s   residual[1] %.6e\n", it, opts.iterations, elapsed,
+                  rsdnm[0]);
     if (root) std::fflush(stdout);
   };
   const SolveResult result = solver->run(opts.quiet ? 0.0 : opts.progress_interval, progress);

@@ -89,7 +89,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (iterations) {
-    if (*iterations < 1) throw UsageError("--iterations must be at least 1, got " + std::to_string(*iterations));
+    if (*iterations < 1)
+      throw UsageError("--iterations must be at least 1, got " + std::to_string(*iterations));
     opts.iterations = *iterations;
   }
   if (dt) {

@@ -53,10 +53,11 @@ std::string format_report(const RunReport& r) {
   line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.ranks));
   line("Operation type", "floating point");
   line("Verification", r.verification.performed ? (r.successful() ? "SUCCESSFUL" : "UNSUCCESSFUL")
-                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
+                                                : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
   line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
   line("Field checksum", r.field_checksum);
-  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max", "mean");
+  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
+                   "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
     const auto& st = r.phases[p];
     s += fmt::format("   {:<32}{:12.4f}{:12.4f}{:12.4f}\n", PhaseTimers::name(static_cast<Phase>(p)), st.min,
