@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Speed benchmark: our LU against NPB 3.4's Fortran LU, as ratios.
+
+Runs each configuration REPEATS times, alternating between the programs so
+that machine noise hits both alike, and prints median times, Mop/s and the
+ratio NPB time / our time (> 1: we are faster).
+
+The Fortran reference is not part of this project: build NPB 3.4 MPI LU
+yourself (make LU CLASS=A, ...) and pass its bin directory with --npb-bin to
+run it side by side (it expects lu.A.x, lu.B.x, ...). Without it the
+ratios are against the figures measured on this machine kind and recorded
+in the issue tracker (gfortran 12 -O3 -march=native, Open MPI 4.1.4).
+
+  runs/bench_speed.py                      # W/1, A/1, A/2, B/2
+  runs/bench_speed.py --cases A:1 A:2 --repeats 5 --npb-bin ~/NPB3.4-MPI/bin
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
+MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "core"]
+
+
+def run_ours(lu, cls, np):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    try:
+        subprocess.run([*MPI, "-np", str(np), lu, cls, "--quiet", "--json", path], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(path) as f:
+            r = json.load(f)
+        if not r["verified"]:
+            sys.exit(f"our class {cls} on {np} ranks did not verify")
+        return r["time_s"]
+    finally:
+        os.remove(path)
+
+
+def run_npb(npb_bin, cls, np):
+    out = subprocess.run([*MPI, "-np", str(np), os.path.join(npb_bin, f"lu.{cls}.x")], check=True,
+                         capture_output=True, text=True).stdout
+    if "SUCCESSFUL" not in out:
+        sys.exit(f"NPB class {cls} on {np} ranks did not verify")
+    return float(re.search(r"Time in seconds\s*=\s*([0-9.]+)", out).group(1))
+
+
+def mops(cls, seconds):
+    n = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}[cls]
+    it = {"S": 50, "W": 300, "A": 250, "B": 250, "C": 250}[cls]
+    mean = n
+    return 1e-6 * it * (1984.77 * n**3 - 10923.3 * mean**2 + 27770.9 * mean - 144010.0) / seconds
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--cases", nargs="+", default=["W:1", "A:1", "A:2", "B:2"], help="CLASS:RANKS")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")
+    a = p.parse_args()
+
+    rows = []
+    for case in a.cases:
+        cls, np = case.split(":")
+        np = int(np)
+        ours, npb = [], []
+        for _ in range(a.repeats):
+            ours.append(run_ours(a.lu, cls, np))
+            if a.npb_bin:
+                npb.append(run_npb(a.npb_bin, cls, np))
+        t = statistics.median(ours)
+        ref = statistics.median(npb) if npb else RECORDED_NPB_SECONDS.get((cls, np))
+        rows.append((cls, np, t, mops(cls, t), ref, "measured" if npb else "recorded"))
+        print(f"  {cls}:{np} ours {[round(x, 2) for x in ours]}  npb {[round(x, 2) for x in npb]}", flush=True)
+
+    print(f"\n{'class':>5} {'ranks':>5} {'ours s':>9} {'Mop/s':>10} {'Mop/s/rank':>11} {'NPB s':>8} "
+          f"{'NPB/ours':>9}  reference")
+    for cls, np, t, m, ref, kind in rows:
+        ratio = f"{ref / t:9.2f}" if ref else f"{'-':>9}"
+        refs = f"{ref:8.2f}" if ref else f"{'-':>8}"
+        print(f"{cls:>5} {np:>5} {t:9.3f} {m:10.0f} {m / np:11.0f} {refs} {ratio}  {kind if ref else ''}")
+    by_key = {(c, n): t for c, n, t, *_ in rows}
+    for cls in sorted({c for c, *_ in rows}):
+        if (cls, 1) in by_key and (cls, 2) in by_key:
+            print(f"speed-up class {cls}, 2 ranks over 1: {by_key[(cls, 1)] / by_key[(cls, 2)]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
