@@ -81,6 +81,7 @@ SolveResult LuSolver::run(double progress_interval, const ProgressCallback& prog
   result.seconds = ssor(config_.iterations, progress_every, progress);
   result.iterations = iterations_run_;
   result.timers = timers_;
+  result.history = history_;
   result.residual_norms = rsdnm_;
 
   const GridSize& g = config_.grid;
@@ -92,6 +93,54 @@ SolveResult LuSolver::run(double progress_interval, const ProgressCallback& prog
             "surface integral");
   result.surface_integral = surface_integral(coeff_, global);
   return result;
+}
+
+template <class Work>
+void LuSolver::compute_phase(Phase phase, Work&& work) {
+  const double t0 = wall_seconds();
+  work();
+  const double t = wall_seconds() - t0;
+  timers_[phase] += t;
+  emulate_speed(t);
+}
+
+void LuSolver::scale_residual() {
+  const GridSize& g = config_.grid;
+  for (int j = owned_.begin; j < owned_.end; ++j) {
+    for (int k = 1; k < g.nz - 1; ++k) {
+      double* r = rsd_.row(k, j);
+      for (int p = 5; p < 5 * (g.nx - 1); ++p) r[p] *= coeff_.dt;
+    }
+  }
+}
+
+void LuSolver::update_state(double factor) {
+  const GridSize& g = config_.grid;
+  for (int j = owned_.begin; j < owned_.end; ++j) {
+    for (int k = 1; k < g.nz - 1; ++k) {
+      double* u = u_.row(k, j);
+      const double* r = rsd_.row(k, j);
+      for (int p = 5; p < 5 * (g.nx - 1); ++p) u[p] += factor * r[p];
+    }
+  }
+}
+
+void LuSolver::emulate_speed(double seconds) {
+  if (!config_.emulation.active()) return;
+  const double speed = config_.emulation.speed(comm_.rank, iteration_);
+  if (speed >= 1.0) return;
+  const double t0 = wall_seconds();
+  spin_for(seconds * (1.0 / speed - 1.0));
+  timers_[Phase::emulated_delay] += wall_seconds() - t0;
+}
+
+double LuSolver::measure_compute(int iterations) {
+  reset_state();
+  compute_forcing(coeff_, config_.grid, owned_, frct_);
+  ssor(1, 0, {});
+  reset_state();
+  ssor(iterations, 0, {});
+  return timers_.compute();
 }
 
 Vector5 LuSolver::residual_norm() {
@@ -119,7 +168,9 @@ void LuSolver::lower_sweep(int tag_base) {
       ScopedPhase t(timers_, Phase::pipeline_wait);
       check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "lower sweep wait");
     }
+    const double t0 = wall_seconds();
     lower_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    emulate_speed(wall_seconds() - t0);
     if (comm_.next != MPI_PROC_NULL) {
       check_mpi(MPI_Isend(rsd_.row(k, owned_.end - 1), row, MPI_DOUBLE, comm_.next, tag_base + k, comm_.comm,
                           &send[k - 1]),
@@ -152,7 +203,9 @@ void LuSolver::upper_sweep(int tag_base) {
       ScopedPhase t(timers_, Phase::pipeline_wait);
       check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "upper sweep wait");
     }
+    const double t0 = wall_seconds();
     upper_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    emulate_speed(wall_seconds() - t0);
     if (comm_.previous != MPI_PROC_NULL) {
       check_mpi(MPI_Isend(rsd_.row(k, owned_.begin), row, MPI_DOUBLE, comm_.previous, tag_base + k,
                           comm_.comm, &send[k - 1]),
@@ -184,38 +237,19 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
   const double start = wall_seconds();
 
   iterations_run_ = 0;
+  history_.clear();
   for (int istep = 1; istep <= niter; ++istep) {
-    {
-      ScopedPhase t(timers_, Phase::update);
-      for (int j = owned_.begin; j < owned_.end; ++j) {
-        for (int k = 1; k < g.nz - 1; ++k) {
-          double* r = rsd_.row(k, j);
-          for (int p = 5; p < 5 * (g.nx - 1); ++p) r[p] *= coeff_.dt;
-        }
-      }
-    }
+    iteration_ = istep;
+    const double compute_before = timers_.compute(), wait_before = timers_.wait();
+    compute_phase(Phase::update, [&] { scale_residual(); });
     lower_sweep(lower_tag);
     upper_sweep(upper_tag);
-    {
-      ScopedPhase t(timers_, Phase::update);
-      for (int j = owned_.begin; j < owned_.end; ++j) {
-        for (int k = 1; k < g.nz - 1; ++k) {
-          double* uu = u_.row(k, j);
-          const double* r = rsd_.row(k, j);
-          for (int p = 5; p < 5 * (g.nx - 1); ++p) uu[p] += update_factor * r[p];
-        }
-      }
-    }
+    compute_phase(Phase::update, [&] { update_state(update_factor); });
     // NPB also takes the norm of the SSOR correction here; nothing reads it.
-    {
-      const auto ex = halo_exchange(u_, owned_, kStateHalo, comm_);
-      timers_[Phase::halo_exchange] += ex.total;
-    }
-    {
-      ScopedPhase t(timers_, Phase::rhs);
-      compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
-    }
+    timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;
+    compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
     iterations_run_ = istep;
+    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before});
     const bool report = progress && progress_every > 0 && istep % progress_every == 0 && istep != niter;
     if (istep % inorm == 0 || istep == config_.iterations || report) {
       rsdnm_ = residual_norm();

@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "balance/partition.hpp"
 #include "lu/coefficients.hpp"
@@ -12,6 +13,7 @@
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/residual.hpp"
+#include "lu/speed_emulation.hpp"
 #include "lu/stripe_comm.hpp"
 #include "lu/sweeps.hpp"
 
@@ -22,6 +24,13 @@ struct SolverConfig {
   int iterations = 0;  // itmax
   double dt = 0.0;
   double omega = 1.2;
+  SpeedSchedule emulation;  // inactive: every rank at its real speed
+};
+
+/// One rank's compute and wait seconds in one timed iteration.
+struct IterationRecord {
+  double compute = 0.0;
+  double wait = 0.0;
 };
 
 /// Called on every rank at the iterations the solver reports progress:
@@ -36,6 +45,7 @@ struct SolveResult {
   double seconds = 0.0;           // timed iterations, max over ranks
   int iterations = 0;             // iterations actually run
   PhaseTimers timers;             // this rank's, timed iterations only
+  std::vector<IterationRecord> history;  // this rank's, per timed iteration
 };
 
 class LuSolver {
@@ -49,6 +59,10 @@ class LuSolver {
   /// progress_interval seconds (an iteration count derived collectively from
   /// the warm-up time, so all ranks agree), if the run looks longer than that.
   SolveResult run(double progress_interval = 0.0, const ProgressCallback& progress = {});
+
+  /// Calibration: `iterations` SSOR iterations from the initial state (after
+  /// one warm-up), returning this rank's compute seconds (emulation included).
+  double measure_compute(int iterations);
 
   /// Seconds of the warm-up iteration (max over ranks), known after run().
   [[nodiscard]] double warmup_seconds() const { return warmup_seconds_; }
@@ -66,6 +80,13 @@ class LuSolver {
   void lower_sweep(int tag_base);
   void upper_sweep(int tag_base);
   Vector5 residual_norm();
+  /// Runs `work`, times it into `phase`, then applies the emulated speed.
+  template <class Work>
+  void compute_phase(Phase phase, Work&& work);
+  void scale_residual();                 // rsd *= dt on the owned interior
+  void update_state(double factor);      // u += factor * rsd on the owned interior
+  /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
+  void emulate_speed(double seconds);
 
   StripeComm comm_;
   SolverConfig config_;
@@ -78,6 +99,8 @@ class LuSolver {
   PhaseTimers timers_;
   Vector5 rsdnm_{};
   int iterations_run_ = 0;
+  int iteration_ = 1;  // current timed iteration, for the speed schedule
+  std::vector<IterationRecord> history_;
   double warmup_seconds_ = 0.0;
 };
 

@@ -7,7 +7,14 @@
 #include <iostream>
 #include <new>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <sstream>
+
+#include "balance/node_probes.hpp"
 #include "balance/partition.hpp"
+#include "balance/weights.hpp"
 #include "lu/app/options.hpp"
 #include "lu/app/report.hpp"
 #include "lu/solver.hpp"
@@ -36,14 +43,70 @@ bool everyone_ok(bool ok, const std::string& message, MPI_Comm comm) {
   return all == 1;
 }
 
-Partition make_partition(const RunOptions& o, int ranks) {
-  const ColumnRange interior = o.grid.interior_columns();
-  if (o.columns.empty()) return Partition::equal(interior, ranks);
-  if (static_cast<int>(o.columns.size()) != ranks) {
-    throw UsageError("--columns gives " + std::to_string(o.columns.size()) + " widths but the run has " +
-                     std::to_string(ranks) + " ranks");
+/// Weights every rank agrees on: given on the command line or in a file
+/// (read by rank 0 and broadcast), or measured on each rank and gathered.
+/// Throws (the same on every rank) or returns std::nullopt after printing
+/// when one rank's measurement failed.
+std::optional<std::vector<double>> agree_on_weights(const WeightSpec& spec, const RunOptions& opts,
+                                                    const SolverConfig& config, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::vector<double> weights;
+  if (spec.source == WeightSource::equal) return std::vector<double>(ranks, 1.0);
+  if (spec.source == WeightSource::list) {
+    weights = spec.values;
+    if (!spec.file.empty()) {
+      std::string text;
+      bool ok = true;
+      if (rank == 0) {
+        std::ifstream in(spec.file);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        ok = static_cast<bool>(in);
+        text = buffer.str();
+      }
+      int length = ok ? static_cast<int>(text.size()) : -1;
+      MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+      if (length < 0) throw UsageError("cannot read weights file '" + spec.file + "'");
+      text.resize(length);
+      MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+      weights = parse_weight_file(text, spec.file);
+    }
+    if (static_cast<int>(weights.size()) != ranks) {
+      throw UsageError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +
+                       std::to_string(ranks) + " ranks");
+    }
+    return weights;
   }
-  return Partition::from_widths(interior, o.columns);
+  // Measured on each rank.
+  double mine = 0.0;
+  std::string failure;
+  try {
+    switch (spec.source) {
+      case WeightSource::mflops:
+        mine = measure_mflops(0.5);
+        break;
+      case WeightSource::bogomips:
+        mine = read_bogomips();
+        break;
+      case WeightSource::calibrate: {
+        // A few iterations on equal stripes, with whatever slowdown is emulated.
+        const Partition equal = Partition::equal(opts.grid.interior_columns(), ranks);
+        LuSolver probe(comm, config, equal);
+        mine = weight_from_timing(equal[rank].width(), probe.measure_compute(opts.calibration_iterations));
+        break;
+      }
+      default:
+        break;
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!everyone_ok(failure.empty(), failure, comm)) return std::nullopt;
+  weights.resize(ranks);
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, weights.data(), 1, MPI_DOUBLE, comm);
+  return weights;
 }
 
 int run(int argc, char** argv, MPI_Comm comm) {
@@ -52,10 +115,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
   MPI_Comm_size(comm, &ranks);
   const bool root = rank == 0;
 
-  // Everything below until the solve is computed identically on every rank
-  // from the same arguments, so every rank reaches the same verdict.
+  // Everything below until the measurements is computed identically on
+  // every rank from the same arguments, so every rank reaches the same verdict.
   RunOptions opts;
-  std::optional<Partition> partition;
+  SolverConfig config;
+  WeightSpec weight_spec;
   try {
     auto parsed = parse_command_line(argc, argv);
     if (!parsed.options) {
@@ -68,7 +132,21 @@ int run(int argc, char** argv, MPI_Comm comm) {
       throw UsageError("grid too large: a column of " + std::to_string(opts.grid.nx) + "x" +
                        std::to_string(opts.grid.nz) + " points exceeds MPI's message size");
     }
-    partition = make_partition(opts, ranks);
+    const int max_ranks = Partition::max_ranks(opts.grid.interior_columns());
+    if (ranks > max_ranks) {
+      throw UsageError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
+                       std::to_string(opts.grid.ny - 2) + " interior columns with at least " +
+                       std::to_string(kMinimumColumnWidth) + " columns each (at most " + std::to_string(max_ranks) +
+                       " ranks)");
+    }
+    config = SolverConfig{opts.grid, opts.iterations, opts.dt, 1.2, {}};
+    if (!opts.emulate_speeds.empty()) config.emulation = SpeedSchedule::parse(opts.emulate_speeds, ranks);
+    weight_spec = WeightSpec::parse(opts.weights);
+    if (!opts.columns.empty() && static_cast<int>(opts.columns.size()) != ranks) {
+      throw UsageError("--columns gives " + std::to_string(opts.columns.size()) + " widths but the run has " +
+                       std::to_string(ranks) + " ranks");
+    }
+    if (!opts.columns.empty()) (void)Partition::from_widths(opts.grid.interior_columns(), opts.columns);
   } catch (const std::exception& e) {
     if (root) std::cerr << "lu: error: " << e.what() << std::endl;
     return kExitUsage;
@@ -76,12 +154,25 @@ int run(int argc, char** argv, MPI_Comm comm) {
 
   // Rank-local checks: only rank 0 writes the JSON file.
   bool json_ok = true;
-  if (root && !opts.json_path.empty())
-    json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
-  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm))
-    return kExitUsage;
+  if (root && !opts.json_path.empty()) json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
+  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm)) return kExitUsage;
 
-  const SolverConfig config{opts.grid, opts.iterations, opts.dt};
+  std::vector<double> weights(ranks, 1.0);
+  std::optional<Partition> partition;
+  try {
+    if (opts.columns.empty()) {
+      const auto agreed = agree_on_weights(weight_spec, opts, config, comm);
+      if (!agreed) return kExitUsage;
+      weights = *agreed;
+      partition = Partition::from_weights(opts.grid.interior_columns(), weights);
+    } else {
+      partition = Partition::from_widths(opts.grid.interior_columns(), opts.columns);
+    }
+  } catch (const std::exception& e) {
+    if (root) std::cerr << "lu: error: " << e.what() << std::endl;
+    return kExitUsage;
+  }
+
   std::optional<LuSolver> solver;
   std::string failure;
   try {
@@ -100,7 +191,12 @@ int run(int argc, char** argv, MPI_Comm comm) {
               << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
               << "  Iterations: " << opts.iterations << "  dt: " << opts.dt << "  Ranks: " << ranks
               << "  Columns: " << partition->to_string() << "\n"
-              << std::endl;
+              << " Weights (" << weight_spec.describe() << "): " << fmt::format("{:.4g}", fmt::join(weights, ","))
+              << "\n";
+    if (config.emulation.active()) {
+      std::cout << " EMULATED speeds: " << config.emulation.spec() << "\n";
+    }
+    std::cout << std::endl;
   }
   const ProgressCallback progress = [&](int it, double elapsed, const Vector5& rsdnm) {
     if (root)
@@ -124,6 +220,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
   if (opts.reference) report.verification = verify(report.computed, *opts.reference);
   report.field_checksum = solver->checksum();
   report.phases = reduce_phase_timers(result.timers, comm);
+  report.weight_source = weight_spec.describe();
+  if (!opts.columns.empty()) report.weight_source = "explicit --columns";
+  report.weights = weights;
+  report.emulation = config.emulation;
+  report.loads = gather_loads({(*partition)[rank].width(), result.timers.compute(), result.timers.wait()}, comm);
 
   int exit_code = kExitFailed;
   if (root) {

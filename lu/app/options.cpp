@@ -46,6 +46,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   app.add_option("--iterations", iterations, "Number of SSOR iterations (overrides the class)");
   app.add_option("--dt", dt, "Time step (overrides the class)");
   app.add_option("--columns", columns, "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)");
+  app.add_option("--weights", opts.weights,
+                 "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate");
+  app.add_option("--emulate-speeds", opts.emulate_speeds,
+                 "Emulated relative speed per rank, e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 on)");
+  app.add_option("--calibration-iterations", opts.calibration_iterations,
+                 "SSOR iterations timed by --weights calibrate (default 5)");
   app.add_option("--json", opts.json_path, "Write the report as JSON to this file");
   app.add_flag("--quiet,-q", opts.quiet, "No progress lines");
   app.add_option("--progress-interval", opts.progress_interval, "Seconds between progress lines (default 5)");
@@ -106,6 +112,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (!columns.empty()) opts.columns = parse_int_list(columns, "--columns");
+  if (!opts.columns.empty() && opts.weights != "equal") {
+    throw UsageError("--columns and --weights both place the stripes: give one of them");
+  }
+  if (opts.calibration_iterations < 1) throw UsageError("--calibration-iterations must be at least 1");
   if (!(opts.progress_interval >= 0.0)) throw UsageError("--progress-interval must be >= 0");
   return {opts, {}};
 }

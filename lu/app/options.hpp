@@ -22,6 +22,9 @@ struct RunOptions {
   double dt = 0.0;
   std::optional<ReferenceValues> reference;  // absent for class U
   std::vector<int> columns;                  // explicit widths per rank, if given
+  std::string weights = "equal";             // --weights SPEC (see balance/weights.hpp)
+  std::string emulate_speeds;                // --emulate-speeds SPEC (see lu/speed_emulation.hpp)
+  int calibration_iterations = 5;
   std::string json_path;
   bool quiet = false;
   double progress_interval = 5.0;  // seconds between progress lines

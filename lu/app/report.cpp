@@ -3,11 +3,37 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <algorithm>
+
 namespace npblu {
 
 bool RunReport::successful() const {
   const bool finished = iterations_run == iterations;
   return verification.performed ? verification.passed && finished : finished;
+}
+
+double RunReport::imbalance() const {
+  if (loads.empty()) return 1.0;
+  double max = 0.0, sum = 0.0;
+  for (const auto& l : loads) {
+    max = std::max(max, l.compute);
+    sum += l.compute;
+  }
+  return sum > 0.0 ? max / (sum / loads.size()) : 1.0;
+}
+
+std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const double local[3] = {double(mine.columns), mine.compute, mine.wait};
+  std::vector<double> all(rank == 0 ? 3 * size : 0);
+  MPI_Gather(local, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, comm);
+  std::vector<RankLoad> loads;
+  for (int r = 0; r < static_cast<int>(all.size()) / 3; ++r) {
+    loads.push_back({static_cast<int>(all[3 * r]), all[3 * r + 1], all[3 * r + 2]});
+  }
+  return loads;
 }
 
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm) {
@@ -56,6 +82,22 @@ std::string format_report(const RunReport& r) {
                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
   line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
   line("Field checksum", r.field_checksum);
+  if (r.emulation.active()) {
+    s += fmt::format("\n EMULATED HETEROGENEITY: --emulate-speeds '{}' (ranks slowed by spinning; not a real "
+                     "heterogeneous run)\n",
+                     r.emulation.spec());
+  }
+  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
+  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed", "compute s",
+                   "wait s");
+  for (std::size_t p = 0; p < r.loads.size(); ++p) {
+    const auto& l = r.loads[p];
+    const double w = p < r.weights.size() ? r.weights[p] : 1.0;
+    const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
+    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed, l.compute,
+                     l.wait);
+  }
+  s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
@@ -105,6 +147,21 @@ nlohmann::json to_json(const RunReport& r) {
         {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
   }
   j["timers"] = timers;
+  j["weight_source"] = r.weight_source;
+  j["weights"] = r.weights;
+  j["imbalance"] = r.imbalance();
+  json ranks = json::array();
+  for (const auto& l : r.loads) ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+  j["rank_loads"] = ranks;
+  if (r.emulation.active()) {
+    json segments = json::array();
+    for (const auto& seg : r.emulation.segments()) {
+      segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
+    }
+    j["emulated_speeds"] = {{"spec", r.emulation.spec()}, {"schedule", segments}};
+  } else {
+    j["emulated_speeds"] = nullptr;
+  }
   return j;
 }
 

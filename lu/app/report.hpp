@@ -8,12 +8,20 @@
 
 #include "lu/grid.hpp"
 #include "lu/phase_timers.hpp"
+#include "lu/speed_emulation.hpp"
 #include "verify/verification.hpp"
 
 namespace npblu {
 
 struct PhaseStats {
   double min = 0.0, max = 0.0, mean = 0.0;  // over ranks, seconds
+};
+
+/// One rank's share of the work over the timed iterations.
+struct RankLoad {
+  int columns = 0;
+  double compute = 0.0;  // seconds, emulated slowdown included
+  double wait = 0.0;     // seconds in the pipeline and halo exchange
 };
 
 struct RunReport {
@@ -30,6 +38,13 @@ struct RunReport {
   VerificationResult verification;
   std::string field_checksum;
   std::array<PhaseStats, PhaseTimers::kCount> phases{};
+  std::string weight_source = "equal";
+  std::vector<double> weights;  // per rank, as measured or given
+  SpeedSchedule emulation;      // inactive unless --emulate-speeds
+  std::vector<RankLoad> loads;  // per rank
+
+  /// max(compute) / mean(compute) over ranks: 1 is perfect balance.
+  [[nodiscard]] double imbalance() const;
 
   /// Verified, or a custom run that finished.
   [[nodiscard]] bool successful() const;
@@ -37,6 +52,9 @@ struct RunReport {
 
 /// Min / max / mean of each phase over ranks (collective; meaningful on rank 0).
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm);
+
+/// Gathers every rank's load to rank 0 (collective; the result is meaningful on rank 0).
+std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm);
 
 std::string format_report(const RunReport& r);
 nlohmann::json to_json(const RunReport& r);
