@@ -38,7 +38,8 @@ std::vector<double> parse_weight_list(const std::string& text, const std::string
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) weights.push_back(parse_weight(item, where));
-  if (weights.empty() || text.back() == ',') throw std::invalid_argument(where + ": empty weight in '" + text + "'");
+  if (weights.empty() || text.back() == ',')
+    throw std::invalid_argument(where + ": empty weight in '" + text + "'");
   return weights;
 }
 
@@ -75,8 +76,9 @@ WeightSpec WeightSpec::parse(const std::string& spec) {
     w.source = WeightSource::list;
     w.values = parse_weight_list(spec, "--weights");
   } else {
-    throw std::invalid_argument("--weights '" + spec +
-                                "': expected equal, mflops, bogomips, calibrate, a list like 2.25,1,1 or @FILE");
+    throw std::invalid_argument(
+        "--weights '" + spec +
+        "': expected equal, mflops, bogomips, calibrate, a list like 2.25,1,1 or @FILE");
   }
   return w;
 }

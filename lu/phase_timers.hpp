@@ -6,7 +6,19 @@
 namespace npblu {
 
 // emulated_delay: the spinning that emulates a slower rank (--emulate-speeds).
-enum class Phase { rhs, jacld, blts, jacu, buts, halo_exchange, pipeline_wait, norms, update, emulated_delay, count };
+enum class Phase {
+  rhs,
+  jacld,
+  blts,
+  jacu,
+  buts,
+  halo_exchange,
+  pipeline_wait,
+  norms,
+  update,
+  emulated_delay,
+  count
+};
 
 class PhaseTimers {
  public:

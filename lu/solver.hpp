@@ -39,12 +39,12 @@ struct IterationRecord {
 using ProgressCallback = std::function<void(int iteration, double elapsed, const Vector5& residual_norms)>;
 
 struct SolveResult {
-  Vector5 residual_norms{};       // xcr
-  Vector5 error_norms{};          // xce
-  double surface_integral = 0.0;  // xci
-  double seconds = 0.0;           // timed iterations, max over ranks
-  int iterations = 0;             // iterations actually run
-  PhaseTimers timers;             // this rank's, timed iterations only
+  Vector5 residual_norms{};              // xcr
+  Vector5 error_norms{};                 // xce
+  double surface_integral = 0.0;         // xci
+  double seconds = 0.0;                  // timed iterations, max over ranks
+  int iterations = 0;                    // iterations actually run
+  PhaseTimers timers;                    // this rank's, timed iterations only
   std::vector<IterationRecord> history;  // this rank's, per timed iteration
 };
 
@@ -83,8 +83,8 @@ class LuSolver {
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>
   void compute_phase(Phase phase, Work&& work);
-  void scale_residual();                 // rsd *= dt on the owned interior
-  void update_state(double factor);      // u += factor * rsd on the owned interior
+  void scale_residual();             // rsd *= dt on the owned interior
+  void update_state(double factor);  // u += factor * rsd on the owned interior
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
 

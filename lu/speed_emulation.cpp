@@ -68,7 +68,8 @@ SpeedSchedule SpeedSchedule::parse(const std::string& spec, int ranks) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (number.empty() || used != number.size() || seg.from_iteration <= s.segments_.back().from_iteration) {
+      if (number.empty() || used != number.size() ||
+          seg.from_iteration <= s.segments_.back().from_iteration) {
         throw std::invalid_argument("--emulate-speeds '" + spec + "': '@" + number +
                                     "' must be an iteration number after the previous segment's");
       }

@@ -59,6 +59,11 @@ def check_verified(proc, report, np):
         fail(f"columns {report['columns']} do not tile the interior", proc)
     if "SUCCESSFUL" not in proc.stdout:
         fail("stdout does not say SUCCESSFUL", proc)
+    if len(report["weights"]) != np or not report["imbalance"] >= 1.0 or len(report["rank_loads"]) != np:
+        fail("weights / imbalance / rank_loads missing or malformed in the JSON", proc)
+    emulated = "--emulate-speeds" in " ".join(proc.args)
+    if emulated != (report["emulated_speeds"] is not None) or emulated != ("EMULATED" in proc.stdout):
+        fail("emulation must be reported in the output and the JSON exactly when it is on", proc)
 
 
 def main():

@@ -1,4 +1,6 @@
 // lu: the NPB LU benchmark on columnwise stripes, any number of MPI ranks.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mpi.h>
 
 #include <climits>
@@ -6,10 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <new>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <sstream>
 
 #include "balance/node_probes.hpp"
@@ -136,8 +134,8 @@ int run(int argc, char** argv, MPI_Comm comm) {
     if (ranks > max_ranks) {
       throw UsageError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
                        std::to_string(opts.grid.ny - 2) + " interior columns with at least " +
-                       std::to_string(kMinimumColumnWidth) + " columns each (at most " + std::to_string(max_ranks) +
-                       " ranks)");
+                       std::to_string(kMinimumColumnWidth) + " columns each (at most " +
+                       std::to_string(max_ranks) + " ranks)");
     }
     config = SolverConfig{opts.grid, opts.iterations, opts.dt, 1.2, {}};
     if (!opts.emulate_speeds.empty()) config.emulation = SpeedSchedule::parse(opts.emulate_speeds, ranks);
@@ -154,8 +152,10 @@ int run(int argc, char** argv, MPI_Comm comm) {
 
   // Rank-local checks: only rank 0 writes the JSON file.
   bool json_ok = true;
-  if (root && !opts.json_path.empty()) json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
-  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm)) return kExitUsage;
+  if (root && !opts.json_path.empty())
+    json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
+  if (!everyone_ok(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm))
+    return kExitUsage;
 
   std::vector<double> weights(ranks, 1.0);
   std::optional<Partition> partition;
@@ -191,8 +191,8 @@ int run(int argc, char** argv, MPI_Comm comm) {
               << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
               << "  Iterations: " << opts.iterations << "  dt: " << opts.dt << "  Ranks: " << ranks
               << "  Columns: " << partition->to_string() << "\n"
-              << " Weights (" << weight_spec.describe() << "): " << fmt::format("{:.4g}", fmt::join(weights, ","))
-              << "\n";
+              << " Weights (" << weight_spec.describe()
+              << "): " << fmt::format("{:.4g}", fmt::join(weights, ",")) << "\n";
     if (config.emulation.active()) {
       std::cout << " EMULATED speeds: " << config.emulation.spec() << "\n";
     }
@@ -224,7 +224,8 @@ int run(int argc, char** argv, MPI_Comm comm) {
   if (!opts.columns.empty()) report.weight_source = "explicit --columns";
   report.weights = weights;
   report.emulation = config.emulation;
-  report.loads = gather_loads({(*partition)[rank].width(), result.timers.compute(), result.timers.wait()}, comm);
+  report.loads =
+      gather_loads({(*partition)[rank].width(), result.timers.compute(), result.timers.wait()}, comm);
 
   int exit_code = kExitFailed;
   if (root) {

@@ -83,19 +83,20 @@ std::string format_report(const RunReport& r) {
   line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
   line("Field checksum", r.field_checksum);
   if (r.emulation.active()) {
-    s += fmt::format("\n EMULATED HETEROGENEITY: --emulate-speeds '{}' (ranks slowed by spinning; not a real "
-                     "heterogeneous run)\n",
-                     r.emulation.spec());
+    s += fmt::format(
+        "\n EMULATED HETEROGENEITY: --emulate-speeds '{}' (ranks slowed by spinning; not a real "
+        "heterogeneous run)\n",
+        r.emulation.spec());
   }
   s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
-  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed", "compute s",
-                   "wait s");
+  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
+                   "compute s", "wait s");
   for (std::size_t p = 0; p < r.loads.size(); ++p) {
     const auto& l = r.loads[p];
     const double w = p < r.weights.size() ? r.weights[p] : 1.0;
     const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
-    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed, l.compute,
-                     l.wait);
+    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
+                     l.compute, l.wait);
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
@@ -151,7 +152,8 @@ nlohmann::json to_json(const RunReport& r) {
   j["weights"] = r.weights;
   j["imbalance"] = r.imbalance();
   json ranks = json::array();
-  for (const auto& l : r.loads) ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+  for (const auto& l : r.loads)
+    ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
   j["rank_loads"] = ranks;
   if (r.emulation.active()) {
     json segments = json::array();
