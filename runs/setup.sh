@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake gfortran pkg-config python3 python3-numpy
+packages=(build-essential cmake gfortran pkg-config python3
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
   libeigen3-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
