@@ -17,6 +17,7 @@ enum class Phase {
   norms,
   update,
   emulated_delay,
+  migration,  // balancing decisions and moving columns (--balance diffusive)
   count
 };
 
@@ -40,7 +41,8 @@ class PhaseTimers {
 
   static constexpr std::string_view name(Phase p) {
     constexpr std::array<std::string_view, kCount> names = {
-        "rhs", "jacld", "blts", "jacu", "buts", "halo_exchange", "pipeline_wait", "norms", "update"};
+        "rhs",           "jacld", "blts",   "jacu",           "buts",     "halo_exchange",
+        "pipeline_wait", "norms", "update", "emulated_delay", "migration"};
     return names[static_cast<int>(p)];
   }
 

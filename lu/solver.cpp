@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lu/column_migration.hpp"
 #include "lu/field_checksum.hpp"
 #include "lu/forcing.hpp"
 #include "lu/halo_exchange.hpp"
@@ -61,6 +62,23 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   sweep_ws_ = SweepWorkspace(g);
 }
 
+void LuSolver::repartition(const Partition& next) {
+  if (next.ranks() != comm_.size || next.interior() != partition_.interior()) {
+    throw std::invalid_argument(
+        "repartition: the new partition must cover the same columns on the same ranks");
+  }
+  const GridSize& g = config_.grid;
+  // Move the data rather than recompute it: u is the state, and frct and the
+  // residual of u (what the next iteration starts from) are plain columns too.
+  u_ = migrate_columns(u_, partition_, next, g, kStateHalo, comm_);
+  rsd_ = migrate_columns(rsd_, partition_, next, g, kResidualHalo, comm_);
+  frct_ = migrate_columns(frct_, partition_, next, g, 0, comm_);
+  partition_ = next;
+  owned_ = partition_[comm_.rank];
+  residual_ws_ = ResidualWorkspace(g, owned_);
+  halo_exchange(u_, owned_, kStateHalo, comm_);
+}
+
 void LuSolver::reset_state() {
   set_boundary_values(coeff_, config_.grid, u_);
   set_initial_values(coeff_, config_.grid, u_);
@@ -78,7 +96,7 @@ SolveResult LuSolver::run(double progress_interval, const ProgressCallback& prog
         std::max(1, static_cast<int>(std::ceil(progress_interval / std::max(warmup_seconds_, 1e-9))));
   }
   SolveResult result;
-  result.seconds = ssor(config_.iterations, progress_every, progress);
+  result.seconds = ssor(config_.iterations, progress_every, progress, true);
   result.iterations = iterations_run_;
   result.timers = timers_;
   result.history = history_;
@@ -220,7 +238,7 @@ void LuSolver::upper_sweep(int tag_base) {
   timers_[Phase::buts] += st.solve;
 }
 
-double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& progress) {
+double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance) {
   const GridSize& g = config_.grid;
   const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
   const int inorm = config_.iterations;
@@ -249,7 +267,14 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
     timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;
     compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
     iterations_run_ = istep;
-    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before});
+    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_});
+    if (rebalance && rebalance_ && rebalance_every_ > 0 && istep % rebalance_every_ == 0 && istep < niter) {
+      const double t0 = wall_seconds();
+      const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);
+      if (auto next = rebalance_(istep, partition_, window); next && *next != partition_) repartition(*next);
+      history_.back().migration = wall_seconds() - t0;
+      timers_[Phase::migration] += history_.back().migration;
+    }
     const bool report = progress && progress_every > 0 && istep % progress_every == 0 && istep != niter;
     if (istep % inorm == 0 || istep == config_.iterations || report) {
       rsdnm_ = residual_norm();

@@ -4,6 +4,8 @@
 // columns the Partition it is given assigns to its rank.
 #include <array>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,15 @@ struct SolverConfig {
 struct IterationRecord {
   double compute = 0.0;
   double wait = 0.0;
+  double migration = 0.0;  // seconds moving columns after this iteration
+  ColumnRange owned;       // this rank's columns during the iteration
 };
+
+/// Called collectively every `every` timed iterations with this rank's
+/// records of the last `every` iterations; returns the partition to continue
+/// on (the solver migrates its state to it) or nothing to keep the current one.
+using RebalanceHook = std::function<std::optional<Partition>(int iteration, const Partition& current,
+                                                             std::span<const IterationRecord> window)>;
 
 /// Called on every rank at the iterations the solver reports progress:
 /// iteration number, seconds since the timed loop began, and the RMS norm of
@@ -60,6 +70,16 @@ class LuSolver {
   /// the warm-up time, so all ranks agree), if the run looks longer than that.
   SolveResult run(double progress_interval = 0.0, const ProgressCallback& progress = {});
 
+  /// Runtime rebalancing during the timed iterations (none by default).
+  void set_rebalance(int every, RebalanceHook hook) {
+    rebalance_every_ = every;
+    rebalance_ = std::move(hook);
+  }
+  /// Collective: moves this rank's state to `next` (same interior, same
+  /// ranks) and rebuilds everything derived from u. Nothing is lost: the
+  /// iteration continues bitwise as if nothing had moved.
+  void repartition(const Partition& next);
+
   /// Calibration: `iterations` SSOR iterations from the initial state (after
   /// one warm-up), returning this rank's compute seconds (emulation included).
   double measure_compute(int iterations);
@@ -76,7 +96,7 @@ class LuSolver {
  private:
   void reset_state();
   /// NPB's ssor(niter): returns the max-over-ranks seconds of the loop.
-  double ssor(int niter, int progress_every, const ProgressCallback& progress);
+  double ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance = false);
   void lower_sweep(int tag_base);
   void upper_sweep(int tag_base);
   Vector5 residual_norm();
@@ -101,6 +121,8 @@ class LuSolver {
   int iterations_run_ = 0;
   int iteration_ = 1;  // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
+  int rebalance_every_ = 0;
+  RebalanceHook rebalance_;
   double warmup_seconds_ = 0.0;
 };
 

@@ -104,8 +104,11 @@ def main():
             np_text, _, args = case.partition(":")
             proc, report, _ = run_lu(ctx, int(np_text), shlex.split(args), ctx.timeout)
             check_verified(proc, report, int(np_text))
+            if "--balance diffusive" in args and not report["moved_columns"] > 0:
+                fail(f"{case}: the diffusive balancer moved no columns", proc)
             sums[case] = report["field_checksum"]
-            print(f"{case:30s} columns {report['columns']} checksum {sums[case]}")
+            print(f"{case:30s} columns {report['columns']} moved {report['moved_columns']} "
+                  f"checksum {sums[case]}")
         if len(set(sums.values())) != 1:
             fail("field checksums differ across partitions: " + json.dumps(sums, indent=1))
         print("all", len(sums), "partitions give field checksum", next(iter(sums.values())))

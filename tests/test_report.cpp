@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <string_view>
 
 #include "lu/app/report.hpp"
 
@@ -82,4 +84,14 @@ TEST(Report, CustomRunIsNotCalledVerified) {
   EXPECT_TRUE(r.successful());
   EXPECT_EQ(to_json(r).at("verified"), false);
   EXPECT_NE(format_report(r).find("NOT PERFORMED"), std::string::npos);
+}
+
+TEST(Report, EveryPhaseHasItsOwnName) {
+  std::set<std::string_view> names;
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto name = PhaseTimers::name(static_cast<Phase>(p));
+    EXPECT_FALSE(name.empty()) << p;
+    names.insert(name);
+  }
+  EXPECT_EQ(names.size(), std::size_t(PhaseTimers::kCount));
 }

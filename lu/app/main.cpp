@@ -10,6 +10,7 @@
 #include <new>
 #include <sstream>
 
+#include "balance/diffusive_balancer.hpp"
 #include "balance/node_probes.hpp"
 #include "balance/partition.hpp"
 #include "balance/weights.hpp"
@@ -186,6 +187,38 @@ int run(int argc, char** argv, MPI_Comm comm) {
   }
   if (!everyone_ok(failure.empty(), failure, comm)) return kExitUsage;
 
+  // The runtime balancer: every rank gathers all windows and makes the same decision.
+  int balance_steps = 0, moved_columns = 0;
+  if (opts.balance == "diffusive") {
+    std::optional<DiffusiveBalancer> balancer;
+    try {
+      balancer.emplace(BalancerSettings{opts.balance_every, opts.balance_threshold, opts.balance_damping});
+    } catch (const std::exception& e) {
+      if (root) std::cerr << "lu: error: " << e.what() << std::endl;
+      return kExitUsage;
+    }
+    solver->set_rebalance(opts.balance_every,
+                          [&, balancer = *balancer](int, const Partition& current,
+                                                    std::span<const IterationRecord> window) mutable {
+                            RankWindow mine;
+                            for (const auto& rec : window) {
+                              mine.compute += rec.compute;
+                              mine.wait += rec.wait;
+                            }
+                            static_assert(sizeof(RankWindow) == 2 * sizeof(double));
+                            std::vector<RankWindow> all(ranks);
+                            MPI_Allgather(&mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm);
+                            BalanceDecision d = balancer.decide(current, all);
+                            std::optional<Partition> next;
+                            if (d.moved_columns > 0) {
+                              ++balance_steps;
+                              moved_columns += d.moved_columns;
+                              next = std::move(d.partition);
+                            }
+                            return next;
+                          });
+  }
+
   if (root) {
     std::cout << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
               << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
@@ -213,7 +246,6 @@ int run(int argc, char** argv, MPI_Comm comm) {
   report.iterations_run = result.iterations;
   report.dt = opts.dt;
   report.ranks = ranks;
-  report.columns = partition->widths();
   report.seconds = result.seconds;
   report.mops = lu_mops(opts.grid.nx, opts.grid.ny, opts.grid.nz, result.iterations, result.seconds);
   report.computed = {result.residual_norms, result.error_norms, result.surface_integral};
@@ -224,8 +256,15 @@ int run(int argc, char** argv, MPI_Comm comm) {
   if (!opts.columns.empty()) report.weight_source = "explicit --columns";
   report.weights = weights;
   report.emulation = config.emulation;
-  report.loads =
-      gather_loads({(*partition)[rank].width(), result.timers.compute(), result.timers.wait()}, comm);
+  report.loads = gather_loads({solver->owned().width(), result.timers.compute(), result.timers.wait()}, comm);
+  report.columns = solver->partition().widths();
+  report.balance_mode = opts.balance;
+  report.balance_every = opts.balance_every;
+  report.balance_steps = balance_steps;
+  report.moved_columns = moved_columns;
+  std::vector<double> compute_history;
+  for (const auto& rec : result.history) compute_history.push_back(rec.compute);
+  report.imbalance_by_iteration = gather_imbalance_history(compute_history, comm);
 
   int exit_code = kExitFailed;
   if (root) {

@@ -52,6 +52,18 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
                  "Emulated relative speed per rank, e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 on)");
   app.add_option("--calibration-iterations", opts.calibration_iterations,
                  "SSOR iterations timed by --weights calibrate (default 5)");
+  app.add_option(
+         "--balance", opts.balance,
+         "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at "
+         "run time from MPI wait times)")
+      ->check(CLI::IsMember({"off", "static", "diffusive"}));
+  app.add_option("--balance-every", opts.balance_every,
+                 "Diffusive balancing every K iterations (default 10)");
+  app.add_option("--balance-threshold", opts.balance_threshold,
+                 "Wait-time difference between neighbours, as a fraction of the window, that moves columns "
+                 "(default 0.02)");
+  app.add_option("--balance-damping", opts.balance_damping,
+                 "Fraction of the equalising shift applied per step, 0 < a <= 1 (default 1)");
   app.add_option("--json", opts.json_path, "Write the report as JSON to this file");
   app.add_flag("--quiet,-q", opts.quiet, "No progress lines");
   app.add_option("--progress-interval", opts.progress_interval, "Seconds between progress lines (default 5)");
@@ -114,6 +126,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   if (!columns.empty()) opts.columns = parse_int_list(columns, "--columns");
   if (!opts.columns.empty() && opts.weights != "equal") {
     throw UsageError("--columns and --weights both place the stripes: give one of them");
+  }
+  if (opts.balance == "off" && (opts.weights != "equal" || !opts.columns.empty())) {
+    throw UsageError("--balance off uses equal stripes: drop --weights/--columns or use --balance static");
   }
   if (opts.calibration_iterations < 1) throw UsageError("--calibration-iterations must be at least 1");
   if (!(opts.progress_interval >= 0.0)) throw UsageError("--progress-interval must be >= 0");

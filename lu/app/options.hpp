@@ -25,6 +25,10 @@ struct RunOptions {
   std::string weights = "equal";             // --weights SPEC (see balance/weights.hpp)
   std::string emulate_speeds;                // --emulate-speeds SPEC (see lu/speed_emulation.hpp)
   int calibration_iterations = 5;
+  std::string balance = "static";  // off | static | diffusive
+  int balance_every = 10;
+  double balance_threshold = 0.02;
+  double balance_damping = 1.0;
   std::string json_path;
   bool quiet = false;
   double progress_interval = 5.0;  // seconds between progress lines
