@@ -61,9 +61,36 @@ def check_verified(proc, report, np):
         fail("stdout does not say SUCCESSFUL", proc)
     if len(report["weights"]) != np or not report["imbalance"] >= 1.0 or len(report["rank_loads"]) != np:
         fail("weights / imbalance / rank_loads missing or malformed in the JSON", proc)
+    check_history(report, proc)
     emulated = "--emulate-speeds" in " ".join(proc.args)
     if emulated != (report["emulated_speeds"] is not None) or emulated != ("EMULATED" in proc.stdout):
         fail("emulation must be reported in the output and the JSON exactly when it is on", proc)
+
+
+def check_history(report, proc):
+    """Column ranges tile the interior at every iteration, and every change
+    between iterations is exactly a recorded balancing move."""
+    h = report["history"]
+    ny = report["grid"][1]
+    begins, ends = h["column_begin"], h["column_end"]
+    if len(begins) != report["iterations_run"]:
+        fail(f"history has {len(begins)} iterations, expected {report['iterations_run']}", proc)
+    for it, (b, e) in enumerate(zip(begins, ends)):
+        if b[0] != 1 or e[-1] != ny - 1 or any(e[r] != b[r + 1] for r in range(len(b) - 1)):
+            fail(f"iteration {it + 1}: ranges {list(zip(b, e))} do not tile the interior", proc)
+        if any(e[r] - b[r] < 2 for r in range(len(b))):
+            fail(f"iteration {it + 1}: a stripe below the minimum width", proc)
+    moves = {}
+    for m in report["balance_moves"]:
+        moves[(m["iteration"], m["boundary"])] = m["columns"]
+    for it in range(1, len(ends)):
+        for bnd in range(len(ends[it]) - 1):
+            shift = ends[it - 1][bnd] - ends[it][bnd]  # columns given from rank bnd to bnd+1
+            if shift != moves.get((it, bnd), 0):
+                fail(f"boundary {bnd} moved by {shift} after iteration {it} but the record says "
+                     f"{moves.get((it, bnd), 0)}", proc)
+    if sum(abs(m) for m in moves.values()) != report["moved_columns"]:
+        fail("moved_columns does not match the recorded moves", proc)
 
 
 def main():

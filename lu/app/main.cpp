@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "balance/weights.hpp"
 #include "lu/app/options.hpp"
 #include "lu/app/report.hpp"
+#include "lu/app/runtime_balancing.hpp"
 #include "lu/solver.hpp"
 
 namespace {
@@ -188,35 +190,18 @@ int run(int argc, char** argv, MPI_Comm comm) {
   if (!everyone_ok(failure.empty(), failure, comm)) return kExitUsage;
 
   // The runtime balancer: every rank gathers all windows and makes the same decision.
-  int balance_steps = 0, moved_columns = 0;
+  std::shared_ptr<RuntimeBalancing> balancing;
   if (opts.balance == "diffusive") {
-    std::optional<DiffusiveBalancer> balancer;
     try {
-      balancer.emplace(BalancerSettings{opts.balance_every, opts.balance_threshold, opts.balance_damping});
+      balancing = std::make_shared<RuntimeBalancing>(
+          DiffusiveBalancer({opts.balance_every, opts.balance_threshold, opts.balance_damping}), comm);
     } catch (const std::exception& e) {
       if (root) std::cerr << "lu: error: " << e.what() << std::endl;
       return kExitUsage;
     }
-    solver->set_rebalance(opts.balance_every,
-                          [&, balancer = *balancer](int, const Partition& current,
-                                                    std::span<const IterationRecord> window) mutable {
-                            RankWindow mine;
-                            for (const auto& rec : window) {
-                              mine.compute += rec.compute;
-                              mine.wait += rec.wait;
-                            }
-                            static_assert(sizeof(RankWindow) == 2 * sizeof(double));
-                            std::vector<RankWindow> all(ranks);
-                            MPI_Allgather(&mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm);
-                            BalanceDecision d = balancer.decide(current, all);
-                            std::optional<Partition> next;
-                            if (d.moved_columns > 0) {
-                              ++balance_steps;
-                              moved_columns += d.moved_columns;
-                              next = std::move(d.partition);
-                            }
-                            return next;
-                          });
+    solver->set_rebalance(opts.balance_every, [balancing](int it, const Partition& p, auto window) {
+      return balancing->step(it, p, window);
+    });
   }
 
   if (root) {
@@ -260,11 +245,12 @@ int run(int argc, char** argv, MPI_Comm comm) {
   report.columns = solver->partition().widths();
   report.balance_mode = opts.balance;
   report.balance_every = opts.balance_every;
-  report.balance_steps = balance_steps;
-  report.moved_columns = moved_columns;
-  std::vector<double> compute_history;
-  for (const auto& rec : result.history) compute_history.push_back(rec.compute);
-  report.imbalance_by_iteration = gather_imbalance_history(compute_history, comm);
+  if (balancing) {
+    report.balance_steps = balancing->steps();
+    report.moved_columns = balancing->moved_columns();
+    report.moves = balancing->moves();
+  }
+  report.history = gather_history(result.history, config.emulation, comm);
 
   int exit_code = kExitFailed;
   if (root) {

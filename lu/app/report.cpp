@@ -37,26 +37,6 @@ std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm) {
   return loads;
 }
 
-std::vector<double> gather_imbalance_history(const std::vector<double>& compute, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const int n = static_cast<int>(compute.size());
-  std::vector<double> all(rank == 0 ? std::size_t(n) * size : 0);
-  MPI_Gather(compute.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, comm);
-  std::vector<double> history;
-  if (rank != 0) return history;
-  for (int it = 0; it < n; ++it) {
-    double max = 0.0, sum = 0.0;
-    for (int r = 0; r < size; ++r) {
-      max = std::max(max, all[std::size_t(r) * n + it]);
-      sum += all[std::size_t(r) * n + it];
-    }
-    history.push_back(sum > 0.0 ? max / (sum / size) : 1.0);
-  }
-  return history;
-}
-
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm) {
   constexpr int n = PhaseTimers::kCount;
   std::array<double, n> mins{}, maxs{}, sums{};
@@ -121,15 +101,15 @@ std::string format_report(const RunReport& r) {
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
   s += fmt::format(" Balancer: {}", r.balance_mode);
-  if (r.balance_mode == "diffusive" && !r.imbalance_by_iteration.empty()) {
-    const auto& h = r.imbalance_by_iteration;
-    const int k = std::max(1, std::min<int>(r.balance_every, static_cast<int>(h.size())));
-    auto mean = [](auto b, auto e) { return e > b ? std::accumulate(b, e, 0.0) / double(e - b) : 1.0; };
+  if (r.balance_mode == "diffusive" && r.history.iterations() > 0) {
+    const auto& h = r.history;
+    const int n = h.iterations();
+    const int k = std::max(1, std::min(r.balance_every, n));
     s += fmt::format(
         " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
         "iterations, {:.4f} over the last {}",
         r.balance_every, r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
-        mean(h.begin(), h.begin() + k), k, mean(h.end() - k, h.end()), k);
+        h.window_imbalance(0, k), k, h.window_imbalance(n - k, n), k);
   }
   s += "\n";
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
@@ -185,7 +165,27 @@ nlohmann::json to_json(const RunReport& r) {
   j["balance"] = r.balance_mode;
   j["balance_steps"] = r.balance_steps;
   j["moved_columns"] = r.moved_columns;
-  j["imbalance_by_iteration"] = r.imbalance_by_iteration;
+  j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
+  {
+    const auto& h = r.history;
+    auto per_iteration = [&](const auto& v) {
+      json rows = json::array();
+      for (int it = 0; it < h.iterations(); ++it) {
+        rows.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
+                                                                 v.begin() + h.index(it, 0) + h.ranks()));
+      }
+      return rows;
+    };
+    j["history"] = {
+        {"column_begin", per_iteration(h.column_begin)}, {"column_end", per_iteration(h.column_end)},
+        {"compute_s", per_iteration(h.compute)},         {"wait_s", per_iteration(h.wait)},
+        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)}};
+    json moves = json::array();
+    for (const auto& m : r.moves) {
+      moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
+    }
+    j["balance_moves"] = moves;
+  }
   j["weights"] = r.weights;
   j["imbalance"] = r.imbalance();
   json ranks = json::array();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lu/app/run_history.hpp"
 #include "lu/grid.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/speed_emulation.hpp"
@@ -43,9 +44,10 @@ struct RunReport {
   SpeedSchedule emulation;      // inactive unless --emulate-speeds
   std::vector<RankLoad> loads;  // per rank
   std::string balance_mode = "static";
-  int balance_steps = 0;                       // balancing steps that moved columns
-  int moved_columns = 0;                       // columns moved, summed over steps and boundaries
-  std::vector<double> imbalance_by_iteration;  // max/mean compute over ranks, per timed iteration
+  int balance_steps = 0;           // balancing steps that moved columns
+  int moved_columns = 0;           // columns moved, summed over steps and boundaries
+  RunHistory history;              // per iteration and rank
+  std::vector<BalanceMove> moves;  // every balancing move
   int balance_every = 0;
 
   /// max(compute) / mean(compute) over ranks: 1 is perfect balance.
@@ -57,9 +59,6 @@ struct RunReport {
 
 /// Min / max / mean of each phase over ranks (collective; meaningful on rank 0).
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm);
-
-/// Per iteration max/mean compute over ranks (collective; meaningful on rank 0).
-std::vector<double> gather_imbalance_history(const std::vector<double>& compute_per_iteration, MPI_Comm comm);
 
 /// Gathers every rank's load to rank 0 (collective; the result is meaningful on rank 0).
 std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm);

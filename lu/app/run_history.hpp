@@ -1,0 +1,48 @@
+#pragma once
+// What every rank did in every timed iteration, gathered to rank 0: the raw
+// material of the imbalance report, the JSON history and partition traces.
+#include <mpi.h>
+
+#include <vector>
+
+#include "lu/solver.hpp"
+
+namespace npblu {
+
+/// One balancing decision on one boundary.
+struct BalanceMove {
+  int iteration = 0;  // after this timed iteration
+  int boundary = 0;   // between rank `boundary` and rank `boundary + 1`
+  int columns = 0;    // moved from rank boundary to boundary+1 (negative: the other way)
+};
+
+class RunHistory {
+ public:
+  RunHistory() = default;
+  RunHistory(int ranks, int iterations);
+
+  [[nodiscard]] int ranks() const { return ranks_; }
+  [[nodiscard]] int iterations() const { return iterations_; }
+  // Row-major [iteration][rank].
+  [[nodiscard]] std::size_t index(int iteration, int rank) const {
+    return std::size_t(iteration) * ranks_ + rank;
+  }
+
+  std::vector<int> column_begin, column_end;
+  std::vector<double> compute, wait, migration, speed;
+
+  /// max(compute) / mean(compute) over ranks within one iteration.
+  [[nodiscard]] std::vector<double> imbalance_by_iteration() const;
+  /// The same over the summed compute of iterations [first, last).
+  [[nodiscard]] double window_imbalance(int first, int last) const;
+
+ private:
+  int ranks_ = 0;
+  int iterations_ = 0;
+};
+
+/// Collective: every rank's records to rank 0 (empty history elsewhere).
+RunHistory gather_history(const std::vector<IterationRecord>& mine, const SpeedSchedule& emulation,
+                          MPI_Comm comm);
+
+}  // namespace npblu
