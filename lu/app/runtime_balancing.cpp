@@ -1,20 +1,38 @@
 #include "lu/app/runtime_balancing.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace npblu {
 
+namespace {
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  const auto mid = v.begin() + v.size() / 2;
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
+}
+}  // namespace
+
 std::optional<Partition> RuntimeBalancing::step(int iteration, const Partition& current,
                                                 std::span<const IterationRecord> window) {
-  RankWindow mine;
+  // The first iteration after a migration pays for page faults in freshly
+  // allocated fields: a transient, not the new stripe's cost.
+  if (migrated_last_step_ && window.size() > 1) window = window.subspan(1);
+  // Medians, scaled to the window: OS jitter on a shared node makes single
+  // iterations up to twice as slow, and a sum would chase those spikes.
+  std::vector<double> compute, wait;
   for (const auto& rec : window) {
-    mine.compute += rec.compute;
-    mine.wait += rec.wait;
+    compute.push_back(rec.compute);
+    wait.push_back(rec.wait);
   }
+  const RankWindow mine{median(compute) * window.size(), median(wait) * window.size()};
   static_assert(sizeof(RankWindow) == 2 * sizeof(double));
   std::vector<RankWindow> all(current.ranks());
   MPI_Allgather(&mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm_);
   BalanceDecision d = balancer_.decide(current, all);
+  migrated_last_step_ = d.moved_columns > 0;
   if (d.moved_columns == 0) return std::nullopt;
   ++steps_;
   moved_columns_ += d.moved_columns;

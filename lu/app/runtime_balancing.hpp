@@ -32,6 +32,7 @@ class RuntimeBalancing {
   int steps_ = 0;
   int moved_columns_ = 0;
   std::vector<BalanceMove> moves_;
+  bool migrated_last_step_ = false;
 };
 
 }  // namespace npblu
