@@ -21,7 +21,7 @@ struct RankWindow {
 };
 
 struct BalancerSettings {
-  int every = 10;           // balance every K iterations
+  int every = 5;            // balance every K iterations
   double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
   double damping = 1.0;     // 0 < a <= 1: fraction of the equalising shift applied per step
   int min_width = kMinimumColumnWidth;

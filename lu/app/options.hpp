@@ -26,7 +26,7 @@ struct RunOptions {
   std::string emulate_speeds;                // --emulate-speeds SPEC (see lu/speed_emulation.hpp)
   int calibration_iterations = 5;
   std::string balance = "static";  // off | static | diffusive
-  int balance_every = 10;
+  int balance_every = 5;
   double balance_threshold = 0.02;
   double balance_damping = 1.0;
   std::string json_path;
