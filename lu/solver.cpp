@@ -275,6 +275,7 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
       history_.back().migration = wall_seconds() - t0;
       timers_[Phase::migration] += history_.back().migration;
     }
+    if (rebalance && iteration_hook_) iteration_hook_(istep, history_);
     const bool report = progress && progress_every > 0 && istep % progress_every == 0 && istep != niter;
     if (istep % inorm == 0 || istep == config_.iterations || report) {
       rsdnm_ = residual_norm();

@@ -75,6 +75,12 @@ class LuSolver {
     rebalance_every_ = every;
     rebalance_ = std::move(hook);
   }
+  /// Called collectively after every timed iteration (after any
+  /// rebalancing) with this rank's records so far; for traces.
+  void set_iteration_hook(std::function<void(int iteration, std::span<const IterationRecord> history)> hook) {
+    iteration_hook_ = std::move(hook);
+  }
+
   /// Collective: moves this rank's state to `next` (same interior, same
   /// ranks) and rebuilds everything derived from u. Nothing is lost: the
   /// iteration continues bitwise as if nothing had moved.
@@ -123,6 +129,7 @@ class LuSolver {
   std::vector<IterationRecord> history_;
   int rebalance_every_ = 0;
   RebalanceHook rebalance_;
+  std::function<void(int, std::span<const IterationRecord>)> iteration_hook_;
   double warmup_seconds_ = 0.0;
 };
 

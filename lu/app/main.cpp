@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <ctime>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -17,7 +18,9 @@
 #include "balance/weights.hpp"
 #include "lu/app/options.hpp"
 #include "lu/app/report.hpp"
+#include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
+#include "lu/app/trace_writer.hpp"
 #include "lu/solver.hpp"
 
 namespace {
@@ -42,6 +45,38 @@ bool everyone_ok(bool ok, const std::string& message, MPI_Comm comm) {
   int local = ok ? 1 : 0, all = 0;
   MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, comm);
   return all == 1;
+}
+
+/// Every rank's host name, on rank 0.
+std::vector<std::string> gather_host_names(MPI_Comm comm) {
+  int rank = 0, size = 1, length = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  MPI_Get_processor_name(name, &length);
+  std::vector<char> all(rank == 0 ? std::size_t(size) * MPI_MAX_PROCESSOR_NAME : 0);
+  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+  std::vector<std::string> hosts;
+  for (int r = 0; r < static_cast<int>(all.size()) / MPI_MAX_PROCESSOR_NAME; ++r) {
+    hosts.emplace_back(&all[std::size_t(r) * MPI_MAX_PROCESSOR_NAME]);
+  }
+  return hosts;
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) s += ' ';
+    s += argv[i];
+  }
+  return s;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
 }
 
 /// Weights every rank agrees on: given on the command line or in a file
@@ -204,6 +239,30 @@ int run(int argc, char** argv, MPI_Comm comm) {
     });
   }
 
+  std::optional<PartitionTrace> trace;
+  if (!opts.trace_path.empty()) {
+    std::unique_ptr<TraceWriter> writer;
+    std::string problem;
+    const auto hosts = gather_host_names(comm);
+    if (root) {
+      try {
+        TraceMetadata meta{std::string(1, opts.problem_class), opts.grid, opts.iterations, ranks, opts.balance,
+                           opts.balance_every, opts.balance_threshold, opts.balance_damping,
+                           weight_spec.describe(), weights, opts.emulate_speeds, hosts, NPBLU_VERSION,
+                           command_line(argc, argv), utc_now()};
+        writer = std::make_unique<TraceWriter>(opts.trace_path, opts.trace_overwrite, meta);
+      } catch (const std::exception& e) {
+        problem = e.what();
+      }
+    }
+    if (!everyone_ok(problem.empty(), problem, comm)) return kExitUsage;
+    trace.emplace(std::move(writer), opts.trace_flush_every, config.emulation, comm);
+    solver->set_iteration_hook([&](int it, std::span<const IterationRecord> history) {
+      trace->on_iteration(it, history, balancing ? std::span<const BalanceMove>(balancing->moves())
+                                                 : std::span<const BalanceMove>());
+    });
+  }
+
   if (root) {
     std::cout << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
               << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
@@ -223,6 +282,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
     if (root) std::fflush(stdout);
   };
   const SolveResult result = solver->run(opts.quiet ? 0.0 : opts.progress_interval, progress);
+
+  if (trace) {
+    trace->finish(result.history, balancing ? std::span<const BalanceMove>(balancing->moves())
+                                            : std::span<const BalanceMove>());
+  }
 
   RunReport report;
   report.problem_class = opts.problem_class;

@@ -30,6 +30,9 @@ struct RunOptions {
   double balance_threshold = 0.02;
   double balance_damping = 1.0;
   std::string json_path;
+  std::string trace_path;  // --trace FILE.h5
+  bool trace_overwrite = false;
+  int trace_flush_every = 10;
   bool quiet = false;
   double progress_interval = 5.0;  // seconds between progress lines
 };

@@ -3,6 +3,7 @@
 // material of the imbalance report, the JSON history and partition traces.
 #include <mpi.h>
 
+#include <span>
 #include <vector>
 
 #include "lu/solver.hpp"
@@ -42,7 +43,8 @@ class RunHistory {
 };
 
 /// Collective: every rank's records to rank 0 (empty history elsewhere).
-RunHistory gather_history(const std::vector<IterationRecord>& mine, const SpeedSchedule& emulation,
-                          MPI_Comm comm);
+/// `first_iteration` numbers the first record (1-based), for the speeds.
+RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation, MPI_Comm comm,
+                          int first_iteration = 1);
 
 }  // namespace npblu

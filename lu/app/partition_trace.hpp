@@ -1,0 +1,38 @@
+#pragma once
+// PartitionTrace: collects every rank's per-iteration records on rank 0
+// every few iterations and appends them to the HDF5 trace, flushing each
+// time, so a killed run leaves a readable file up to its last flush.
+#include <mpi.h>
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "lu/app/trace_writer.hpp"
+#include "lu/solver.hpp"
+
+namespace npblu {
+
+class PartitionTrace {
+ public:
+  /// Collective. `writer` is non-null on rank 0 only.
+  PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, SpeedSchedule emulation, MPI_Comm comm)
+      : writer_(std::move(writer)), flush_every_(flush_every), emulation_(std::move(emulation)), comm_(comm) {}
+
+  /// Collective; flushes when `iteration` is a multiple of flush_every.
+  void on_iteration(int iteration, std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+  /// Collective; writes whatever is left and closes the file.
+  void finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+
+ private:
+  void write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+
+  std::unique_ptr<TraceWriter> writer_;
+  int flush_every_;
+  SpeedSchedule emulation_;
+  MPI_Comm comm_;
+  std::size_t iterations_written_ = 0;
+  std::size_t moves_written_ = 0;
+};
+
+}  // namespace npblu

@@ -1,0 +1,64 @@
+#pragma once
+// Partition traces in HDF5. One writer, on rank 0: the trace is a few
+// numbers per rank and iteration, gathered there every few iterations, so a
+// single process appending to extendible datasets is simpler and cheaper than
+// collective parallel HDF5, and makes durability easy: after each flush the
+// file on disk is complete and consistent. Schema: README, "Partition traces".
+#include <hdf5.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lu/app/run_history.hpp"
+#include "lu/grid.hpp"
+
+namespace npblu {
+
+struct TraceMetadata {
+  std::string problem_class;
+  GridSize grid;
+  int iterations = 0;
+  int ranks = 0;
+  std::string balance;  // off | static | diffusive
+  int balance_every = 0;
+  double balance_threshold = 0.0;
+  double balance_damping = 0.0;
+  std::string weight_source;
+  std::vector<double> weights;
+  std::string emulation;  // the --emulate-speeds spec, empty for none
+  std::vector<std::string> hosts;  // per rank
+  std::string version;
+  std::string command_line;
+  std::string start_time;  // ISO 8601, UTC
+};
+
+class TraceWriter {
+ public:
+  /// Creates the file and its datasets; throws std::runtime_error with a
+  /// message naming the problem (exists and !overwrite, cannot create).
+  TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta);
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  /// Appends all iterations of `rows` (numbered from rows' first iteration).
+  void append(const RunHistory& rows, int first_iteration);
+  void append_moves(std::span<const BalanceMove> moves);
+  /// Writes everything buffered to the file (H5Fflush).
+  void flush();
+
+ private:
+  struct Handles;
+  std::unique_ptr<Handles> h_;
+  int ranks_ = 0;
+  hsize_t iterations_written_ = 0;
+  hsize_t moves_written_ = 0;
+};
+
+/// Checks, on the calling rank, that `path` can be created (and does not
+/// exist unless overwrite); returns an empty string or the problem.
+std::string check_trace_path(const std::string& path, bool overwrite);
+
+}  // namespace npblu

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Draws a partition trace written by `lu --trace FILE.h5`.
+
+Top: which global columns each rank owned at every iteration, as coloured
+bands, with a tick at every balancing move. Below: compute and wait seconds
+per rank and iteration. Needs Debian's python3-h5py and python3-matplotlib.
+
+  runs/plot_trace.py run.h5 -o run.png
+"""
+import argparse
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def text(attr):
+    return attr.decode() if isinstance(attr, bytes) else str(attr)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("trace")
+    p.add_argument("-o", "--output", required=True, help="PNG to write")
+    a = p.parse_args()
+
+    try:
+        f = h5py.File(a.trace, "r")
+    except OSError as e:
+        sys.exit(f"plot_trace: cannot open {a.trace}: {e}")
+    with f:
+        it = f["iterations/iteration"][:]
+        begin = f["iterations/column_begin"][:]
+        end = f["iterations/column_end"][:]
+        compute = f["iterations/compute_seconds"][:]
+        wait = f["iterations/wait_seconds"][:]
+        moves = f["balance/iteration"][:]
+        ranks = int(f.attrs["ranks"][0])
+        cls = text(f.attrs["class"])
+        balance = text(f.attrs["balance"])
+        grid = f.attrs["grid"]
+        emulation = text(f.attrs["emulated_speeds"])
+    if len(it) == 0:
+        sys.exit("plot_trace: the trace holds no iterations")
+
+    colours = plt.get_cmap("tab10")
+    fig, (top, mid, low) = plt.subplots(3, 1, figsize=(10, 8), sharex=True,
+                                        gridspec_kw={"height_ratios": [2, 1, 1]})
+    for r in range(ranks):
+        top.fill_between(it, begin[:, r], end[:, r], step="mid", color=colours(r % 10), alpha=0.8,
+                         label=f"rank {r}")
+        mid.plot(it, compute[:, r] * 1e3, color=colours(r % 10), lw=0.8)
+        low.plot(it, wait[:, r] * 1e3, color=colours(r % 10), lw=0.8)
+    for m in sorted(set(moves.tolist())):
+        top.axvline(m + 0.5, color="black", lw=0.4, alpha=0.5)
+    top.set_ylabel("owned columns j")
+    top.set_ylim(0, grid[1] - 1)
+    top.legend(loc="upper right", fontsize="small", ncol=min(ranks, 6))
+    mid.set_ylabel("compute (ms)")
+    low.set_ylabel("wait (ms)")
+    low.set_xlabel("iteration")
+    title = f"LU class {cls} ({grid[0]}x{grid[1]}x{grid[2]}), {ranks} ranks, balance {balance}"
+    if emulation:
+        title += f", emulated speeds {emulation}"
+    top.set_title(title, fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(a.output, dpi=110)
+    print(f"wrote {a.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""CTest checks of HDF5 partition traces (needs Debian's python3-h5py).
+
+schema --np N -- ARGS   run lu with --trace; check the documented datasets and
+                        shapes, that column ranges tile the interior at every
+                        iteration, and that moves agree with the ranges
+kill   --np N -- ARGS   start lu with --trace, SIGKILL its rank 0 mid-way,
+                        then the file must open (h5py and h5dump) and hold
+                        every iteration up to a flush
+plot   --np N -- ARGS   run lu with --trace, render runs/plot_trace.py, check the PNG
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPI = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+ITERATION_SETS = ["column_begin", "column_end", "compute_seconds", "wait_seconds", "migration_seconds",
+                  "emulated_speed"]
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def check_file(path, expect_iterations=None):
+    with h5py.File(path, "r") as f:
+        for attr in ["class", "grid", "iterations", "ranks", "balance", "balance_every", "balance_threshold",
+                     "balance_damping", "weight_source", "weights", "emulated_speeds", "hosts", "program_version",
+                     "command_line", "start_time"]:
+            if attr not in f.attrs:
+                fail(f"attribute {attr} missing")
+        ranks = int(f.attrs["ranks"][0])
+        ny = int(f.attrs["grid"][1])
+        it = f["iterations/iteration"][:]
+        n = len(it)
+        if expect_iterations is not None and n != expect_iterations:
+            fail(f"{n} iterations in the trace, expected {expect_iterations}")
+        if list(it) != list(range(1, n + 1)):
+            fail("iteration numbers are not 1..N")
+        for name in ITERATION_SETS:
+            shape = f["iterations/" + name].shape
+            if shape != (n, ranks):
+                fail(f"iterations/{name} has shape {shape}, expected {(n, ranks)}")
+            for a in ("units", "meaning"):
+                if a not in f["iterations/" + name].attrs:
+                    fail(f"iterations/{name} lacks its {a}")
+        if len(f.attrs["hosts"]) != ranks:
+            fail("one host name per rank expected")
+        begin = f["iterations/column_begin"][:]
+        end = f["iterations/column_end"][:]
+        for i in range(n):
+            if begin[i, 0] != 1 or end[i, -1] != ny - 1 or any(end[i, r] != begin[i, r + 1] for r in range(ranks - 1)):
+                fail(f"iteration {i + 1}: ranges do not tile the interior: {list(zip(begin[i], end[i]))}")
+        mi, mb, mc = (f["balance/" + k][:] for k in ("iteration", "boundary", "columns"))
+        if not (len(mi) == len(mb) == len(mc)):
+            fail("balance datasets differ in length")
+        recorded = {(int(a), int(b)): int(c) for a, b, c in zip(mi, mb, mc)}
+        for i in range(1, n):
+            for b in range(ranks - 1):
+                shift = int(end[i - 1, b] - end[i, b])
+                if shift != recorded.get((i, b), 0):
+                    fail(f"boundary {b} moved by {shift} after iteration {i}, recorded {recorded.get((i, b), 0)}")
+        return n, len(mi), ranks
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lu", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--workdir", required=True)
+    p.add_argument("mode", choices=["schema", "kill", "plot"])
+    p.add_argument("--np", type=int, default=1)
+    argv = sys.argv[1:]
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []
+    a = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    os.makedirs(a.workdir, exist_ok=True)
+    trace = os.path.join(a.workdir, f"trace_{a.mode}_{os.getpid()}.h5")
+    if os.path.exists(trace):
+        os.remove(trace)
+    cmd = [a.mpiexec, *MPI, "-np", str(a.np), a.lu, *rest, "--quiet", "--trace", trace]
+
+    if a.mode in ("schema", "plot"):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            print(proc.stdout[-3000:], proc.stderr[-3000:])
+            fail(f"lu exited {proc.returncode}")
+        n, moves, ranks = check_file(trace)
+        print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+        if a.mode == "schema" and "--balance diffusive" in " ".join(rest) and moves == 0:
+            fail("a diffusive run with emulated speeds recorded no moves")
+        if a.mode == "plot":
+            png = trace[:-3] + ".png"
+            subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
+                           check=True)
+            with open(png, "rb") as f:
+                data = f.read()
+            if not data.startswith(b"\x89PNG\r\n\x1a\n") or len(data) < 20000:
+                fail(f"{png} is not a plausible PNG ({len(data)} bytes)")
+            print(f"rendered {png}: {len(data)} bytes")
+            os.remove(png)
+    else:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # Wait until the run is well under way (a few flushes), then kill rank 0, the writer.
+        deadline = time.monotonic() + 60
+        rank0 = None
+        while time.monotonic() < deadline and rank0 is None:
+            time.sleep(0.2)
+            for pid in os.listdir("/proc"):
+                if not pid.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        args = f.read().split(b"\0")
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        env = f.read().split(b"\0")
+                except OSError:
+                    continue
+                if trace.encode() in args and args[0].endswith(b"/lu") and b"OMPI_COMM_WORLD_RANK=0" in env:
+                    rank0 = int(pid)
+        if rank0 is None:
+            proc.kill()
+            fail("rank 0 never started")
+        time.sleep(3.0)
+        os.kill(rank0, signal.SIGKILL)
+        proc.wait(timeout=60)
+        dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
+        if dump.returncode != 0:
+            fail("h5dump cannot open the trace of a killed run:\n" + dump.stderr[-2000:])
+        n, moves, ranks = check_file(trace)
+        if n < 10:
+            fail(f"only {n} iterations survived the kill")
+        print(f"killed rank 0 (pid {rank0}); the trace opens with h5dump and holds {n} iterations x {ranks} ranks")
+    if os.path.exists(trace):
+        os.remove(trace)
+
+
+if __name__ == "__main__":
+    main()
