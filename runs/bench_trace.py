@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Tracing overhead: time with --trace / time without, medians of
+alternating runs (class A on 2 ranks by default).
+
+  runs/bench_trace.py --repeats 7
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+
+
+def run(a, extra):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        subprocess.run([*MPI, "-np", str(a.np), a.lu, a.cls, "--quiet", "--json", path, *a.args,
+                        *[x.replace("DIR", d) for x in extra]], check=True, stdout=subprocess.DEVNULL)
+        with open(path) as f:
+            r = json.load(f)
+    assert r["verified"], "run did not verify"
+    return r["time_s"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--cls", default="A")
+    p.add_argument("--np", type=int, default=2)
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("args", nargs="*", help="extra lu arguments for both variants")
+    a = p.parse_args()
+    plain, traced = [], []
+    for _ in range(a.repeats):
+        plain.append(run(a, []))
+        traced.append(run(a, ["--trace", "DIR/t.h5"]))
+    m0, m1 = statistics.median(plain), statistics.median(traced)
+    print(f"without trace {[round(t, 3) for t in plain]}\nwith trace    {[round(t, 3) for t in traced]}")
+    print(f"median without {m0:.3f} s, with {m1:.3f} s, ratio with/without {m1 / m0:.4f}")
+
+
+if __name__ == "__main__":
+    main()
