@@ -57,8 +57,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
          "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at "
          "run time from MPI wait times)")
       ->check(CLI::IsMember({"off", "static", "diffusive"}));
-  app.add_option("--balance-every", opts.balance_every,
-                 "Diffusive balancing every K iterations (default 5)");
+  app.add_option("--balance-every", opts.balance_every, "Diffusive balancing every K iterations (default 5)");
   app.add_option("--balance-threshold", opts.balance_threshold,
                  "Wait-time difference between neighbours, as a fraction of the window, that moves columns "
                  "(default 0.02)");

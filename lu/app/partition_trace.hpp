@@ -17,10 +17,14 @@ class PartitionTrace {
  public:
   /// Collective. `writer` is non-null on rank 0 only.
   PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, SpeedSchedule emulation, MPI_Comm comm)
-      : writer_(std::move(writer)), flush_every_(flush_every), emulation_(std::move(emulation)), comm_(comm) {}
+      : writer_(std::move(writer)),
+        flush_every_(flush_every),
+        emulation_(std::move(emulation)),
+        comm_(comm) {}
 
   /// Collective; flushes when `iteration` is a multiple of flush_every.
-  void on_iteration(int iteration, std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+  void on_iteration(int iteration, std::span<const IterationRecord> history,
+                    std::span<const BalanceMove> moves);
   /// Collective; writes whatever is left and closes the file.
   void finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
 

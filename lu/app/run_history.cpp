@@ -34,8 +34,8 @@ double RunHistory::window_imbalance(int first, int last) const {
   return sum > 0.0 ? max / (sum / ranks_) : 1.0;
 }
 
-RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation, MPI_Comm comm,
-                          int first_iteration) {
+RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation,
+                          MPI_Comm comm, int first_iteration) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

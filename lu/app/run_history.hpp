@@ -44,7 +44,7 @@ class RunHistory {
 
 /// Collective: every rank's records to rank 0 (empty history elsewhere).
 /// `first_iteration` numbers the first record (1-based), for the speeds.
-RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation, MPI_Comm comm,
-                          int first_iteration = 1);
+RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation,
+                          MPI_Comm comm, int first_iteration = 1);
 
 }  // namespace npblu

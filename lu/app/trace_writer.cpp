@@ -70,9 +70,11 @@ void strings_attribute(hid_t obj, const char* name, const std::vector<std::strin
 }
 
 // An extendible dataset of `columns` values per row, chunked along rows.
-Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units, const char* meaning) {
+Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,
+              const char* meaning) {
   const int rank = columns > 0 ? 2 : 1;
-  hsize_t dims[2] = {0, columns}, max[2] = {H5S_UNLIMITED, columns}, chunk[2] = {64, std::max<hsize_t>(1, columns)};
+  hsize_t dims[2] = {0, columns}, max[2] = {H5S_UNLIMITED, columns},
+          chunk[2] = {64, std::max<hsize_t>(1, columns)};
   Id space(check_id(H5Screate_simple(rank, dims, max), "dataset space"), H5Sclose);
   Id props(check_id(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
   check(H5Pset_chunk(props, rank, chunk), "chunking");
@@ -120,7 +122,8 @@ std::string check_trace_path(const std::string& path, bool overwrite) {
 TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta)
     : h_(std::make_unique<Handles>()), ranks_(meta.ranks) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
-  if (const auto problem = check_trace_path(path, overwrite); !problem.empty()) throw std::runtime_error(problem);
+  if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
+    throw std::runtime_error(problem);
   const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file < 0) throw std::runtime_error("cannot create the trace file '" + path + "'");
   h_->file = Id(file, H5Fclose);
@@ -162,7 +165,8 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   h_->balance_group =
       Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
   const hid_t b = h_->balance_group;
-  h_->move_iteration = extendible(b, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration after which it moved");
+  h_->move_iteration =
+      extendible(b, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration after which it moved");
   h_->move_boundary =
       extendible(b, "boundary", H5T_NATIVE_INT, 0, "1", "boundary between rank b and rank b+1");
   h_->move_columns = extendible(b, "columns", H5T_NATIVE_INT, 0, "column",

@@ -27,7 +27,7 @@ struct TraceMetadata {
   double balance_damping = 0.0;
   std::string weight_source;
   std::vector<double> weights;
-  std::string emulation;  // the --emulate-speeds spec, empty for none
+  std::string emulation;           // the --emulate-speeds spec, empty for none
   std::vector<std::string> hosts;  // per rank
   std::string version;
   std::string command_line;
