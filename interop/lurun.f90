@@ -1,0 +1,41 @@
+! LURUN: the benchmark behind one plain external subroutine, for legacy
+! Fortran 77 drivers that cannot USE a module:
+!
+!       CALL LURUN(CLS, ICOMM, TIME, IVERIF, IERR)
+!
+! CLS: class letter; ICOMM: communicator (e.g. MPI_COMM_WORLD); TIME: seconds;
+! IVERIF: 1 verified, 0 not; IERR: 0 or an npblu error code (the message
+! goes to standard error on rank 0).
+subroutine lurun(cls, icomm, time, iverif, ierr)
+  use mpi, only: MPI_Comm_rank
+  use npblu
+  implicit none
+  character(len=*), intent(in) :: cls
+  integer, intent(in) :: icomm
+  double precision, intent(out) :: time
+  integer, intent(out) :: iverif, ierr
+  type(npblu_solver) :: solver
+  logical :: verified
+  character(len=512) :: message
+  integer :: ignore, rank
+
+  time = 0d0
+  iverif = 0
+  call npblu_create(solver, icomm, ierr)
+  if (ierr /= NPBLU_OK) return
+  call npblu_set_report(solver, .false., ierr)
+  call npblu_set_option(solver, 'quiet', '', ierr)
+  call npblu_set_class(solver, cls(1:1), ierr)
+  if (ierr == NPBLU_OK .and. len_trim(cls) /= 1) ierr = NPBLU_ERROR_ARGUMENT
+  if (ierr == NPBLU_OK) call npblu_run(solver, ierr)
+  if (ierr == NPBLU_OK) then
+    call npblu_time(solver, time, ierr)
+    call npblu_verified(solver, verified, ierr)
+    if (verified) iverif = 1
+  else
+    call npblu_error_message(solver, message)
+    call MPI_Comm_rank(icomm, rank, ignore)
+    if (rank == 0) write (0, '(a,a)') 'LURUN: ', trim(message)
+  end if
+  call npblu_destroy(solver, ignore)
+end subroutine lurun

@@ -1,0 +1,76 @@
+/* npblu: the NPB LU benchmark on columnwise stripes, callable from C and
+ * (through the npblu Fortran module) from Fortran.
+ *
+ * Every function returns NPBLU_OK (0) or an error code; the handle keeps a
+ * message for the last error (npblu_error_message). Bad arguments never
+ * abort the caller's program. All functions taking a handle are collective
+ * over the handle's communicator where they say so.
+ */
+#ifndef NPBLU_H
+#define NPBLU_H
+
+/* Only MPI's C API is needed: keep the deprecated C++ bindings (and their
+ * link dependency) out of C++ callers. */
+#if defined(__cplusplus) && !defined(OMPI_SKIP_MPICXX)
+#define OMPI_SKIP_MPICXX 1
+#endif
+#if defined(__cplusplus) && !defined(MPICH_SKIP_MPICXX)
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum npblu_status {
+  NPBLU_OK = 0,
+  NPBLU_ERROR_ARGUMENT = 1, /* a bad argument: null pointer, unknown class or option, bad value */
+  NPBLU_ERROR_RUN = 2,      /* the run could not start (bad combination, too many ranks, I/O, memory) */
+  NPBLU_ERROR_NO_RESULT = 3 /* a result was asked for before a successful npblu_run */
+};
+
+typedef struct npblu_solver npblu_solver;
+
+/* Creates a handle on a communicator (C handle, or Fortran integer handle). */
+int npblu_create(npblu_solver** handle, MPI_Comm comm);
+int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm);
+/* Destroys the handle; *handle becomes NULL. */
+int npblu_destroy(npblu_solver** handle);
+
+/* The problem: an NPB class letter (S W A B C D E F), or explicit sizes (class U). */
+int npblu_set_class(npblu_solver* handle, char problem_class);
+int npblu_set_size(npblu_solver* handle, int nx, int ny, int nz, int iterations, double dt);
+/* Any option of the lu command line, without its dashes: "balance" "diffusive", "weights" "2,1",
+ * "emulate-speeds" "1,0.5", "trace" "run.h5", "trace-overwrite" "", "columns" "3,5,2", "quiet" "",
+ * "json" "r.json", "balance-every" "5", ... Checked when the run starts. */
+int npblu_set_option(npblu_solver* handle, const char* name, const char* value);
+/* Whether rank 0 prints the NPB report to stdout (default 1). */
+int npblu_set_report(npblu_solver* handle, int print);
+
+/* Collective: runs the benchmark. NPBLU_OK means it ran; ask npblu_verified whether it verified. */
+int npblu_run(npblu_solver* handle);
+
+/* Results of the last run (the same on every rank unless noted). */
+int npblu_time(const npblu_solver* handle, double* seconds);
+int npblu_mops(const npblu_solver* handle, double* mops);
+int npblu_verified(const npblu_solver* handle, int* verified); /* 1 verified, 0 not (or class U) */
+int npblu_residual_norms(const npblu_solver* handle, double norms[5]);
+int npblu_error_norms(const npblu_solver* handle, double norms[5]);
+int npblu_surface_integral(const npblu_solver* handle, double* value);
+int npblu_imbalance(const npblu_solver* handle, double* factor);
+/* This rank's final columns [*begin, *end) (0-based global j). */
+int npblu_columns(const npblu_solver* handle, int* begin, int* end);
+
+/* The message of the last error on this handle ("" if none). */
+const char* npblu_error_message(const npblu_solver* handle);
+/* The same copied into buf (NUL-terminated, truncated to length); for Fortran. */
+int npblu_copy_error_message(const npblu_solver* handle, char* buf, int length);
+/* A fixed description of a status code. */
+const char* npblu_status_string(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPBLU_H */
