@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""runs/experiments --dry-run must print exactly the planned commands."""
+import subprocess
+import sys
+
+experiments, lu = sys.argv[1], sys.argv[2]
+out = subprocess.run([sys.executable, experiments, "--dry-run", "--quick", "--lu", lu], capture_output=True,
+                     text=True, check=True)
+lines = [l for l in out.stdout.splitlines() if l.startswith("mpirun")]
+repeats, mixes, variants, changing = 3, 3, 5, 3
+expected = repeats + mixes * variants * repeats + changing * repeats + 1
+checks = {
+    "one command per planned run": len(lines) == expected,
+    "the summary counts them": f"{expected} runs" in out.stderr,
+    "class W with --quick": all(" W " in l for l in lines),
+    "every mix emulated": all(sum(f"--emulate-speeds 1,{s}" in l for l in lines) == variants * repeats
+                              for s in ("0.444", "0.74", "0.889")),
+    "calibrate variants": sum("--weights calibrate" in l for l in lines) == 2 * mixes * repeats,
+    "diffusive variants": sum("--balance diffusive" in l for l in lines) == 2 * mixes * repeats + repeats + 1,
+    "changing load": sum("@80:1,0.5" in l for l in lines) == changing * repeats + 1,
+    "one traced run": sum("--trace" in l for l in lines) == 1,
+    "nothing ran": "wrote" not in out.stdout,
+}
+for name, ok in checks.items():
+    print(("ok   " if ok else "FAIL ") + name)
+sys.exit(0 if all(checks.values()) else 1)
