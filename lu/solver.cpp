@@ -167,75 +167,51 @@ Vector5 LuSolver::residual_norm() {
                        allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
 }
 
-void LuSolver::lower_sweep(int tag_base) {
+void LuSolver::pipelined_sweep(Sweep sweep, int tag_base) {
+  // The lower sweep runs k upwards and waits for each plane's last row from
+  // the stripe below; the upper sweep runs k downwards and waits for each
+  // plane's first row from the stripe above. Otherwise they are the same.
+  const bool lower = sweep == Sweep::lower;
   const GridSize& g = config_.grid;
   const int planes = g.nz - 2;
   const int row = static_cast<int>(rsd_.row_stride());
-  // Pre-post the receives of every plane's boundary row from the stripe below.
-  std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
-  if (comm_.previous != MPI_PROC_NULL) {
-    for (int k = 1; k <= planes; ++k) {
-      check_mpi(MPI_Irecv(rsd_.row(k, owned_.begin - 1), row, MPI_DOUBLE, comm_.previous, tag_base + k,
-                          comm_.comm, &recv[k - 1]),
-                "lower sweep receive");
-    }
-  }
-  SweepTimes st;
-  for (int k = 1; k <= planes; ++k) {
-    {
-      ScopedPhase t(timers_, Phase::pipeline_wait);
-      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "lower sweep wait");
-    }
-    const double t0 = wall_seconds();
-    lower_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
-    emulate_speed(wall_seconds() - t0);
-    if (comm_.next != MPI_PROC_NULL) {
-      check_mpi(MPI_Isend(rsd_.row(k, owned_.end - 1), row, MPI_DOUBLE, comm_.next, tag_base + k, comm_.comm,
-                          &send[k - 1]),
-                "lower sweep send");
-    }
-  }
-  {
-    ScopedPhase t(timers_, Phase::pipeline_wait);
-    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "lower sweep send wait");
-  }
-  timers_[Phase::jacld] += st.jacobian;
-  timers_[Phase::blts] += st.solve;
-}
+  const int source = lower ? comm_.previous : comm_.next;
+  const int destination = lower ? comm_.next : comm_.previous;
+  const int halo_column = lower ? owned_.begin - 1 : owned_.end;
+  const int edge_column = lower ? owned_.end - 1 : owned_.begin;
+  const auto kernel = lower ? lower_sweep_plane : upper_sweep_plane;
 
-void LuSolver::upper_sweep(int tag_base) {
-  const GridSize& g = config_.grid;
-  const int planes = g.nz - 2;
-  const int row = static_cast<int>(rsd_.row_stride());
+  // Pre-post the receives of every plane's boundary row.
   std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
-  if (comm_.next != MPI_PROC_NULL) {
-    for (int k = planes; k >= 1; --k) {
-      check_mpi(MPI_Irecv(rsd_.row(k, owned_.end), row, MPI_DOUBLE, comm_.next, tag_base + k, comm_.comm,
+  if (source != MPI_PROC_NULL) {
+    for (int k = 1; k <= planes; ++k) {
+      check_mpi(MPI_Irecv(rsd_.row(k, halo_column), row, MPI_DOUBLE, source, tag_base + k, comm_.comm,
                           &recv[k - 1]),
-                "upper sweep receive");
+                "sweep receive");
     }
   }
   SweepTimes st;
-  for (int k = planes; k >= 1; --k) {
+  for (int step = 0; step < planes; ++step) {
+    const int k = lower ? 1 + step : planes - step;
     {
       ScopedPhase t(timers_, Phase::pipeline_wait);
-      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "upper sweep wait");
+      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "sweep wait");
     }
     const double t0 = wall_seconds();
-    upper_sweep_plane(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    kernel(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
     emulate_speed(wall_seconds() - t0);
-    if (comm_.previous != MPI_PROC_NULL) {
-      check_mpi(MPI_Isend(rsd_.row(k, owned_.begin), row, MPI_DOUBLE, comm_.previous, tag_base + k,
-                          comm_.comm, &send[k - 1]),
-                "upper sweep send");
+    if (destination != MPI_PROC_NULL) {
+      check_mpi(MPI_Isend(rsd_.row(k, edge_column), row, MPI_DOUBLE, destination, tag_base + k, comm_.comm,
+                          &send[k - 1]),
+                "sweep send");
     }
   }
   {
     ScopedPhase t(timers_, Phase::pipeline_wait);
-    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "upper sweep send wait");
+    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "sweep send wait");
   }
-  timers_[Phase::jacu] += st.jacobian;
-  timers_[Phase::buts] += st.solve;
+  timers_[lower ? Phase::jacld : Phase::jacu] += st.jacobian;
+  timers_[lower ? Phase::blts : Phase::buts] += st.solve;
 }
 
 double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance) {
@@ -260,8 +236,8 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
     iteration_ = istep;
     const double compute_before = timers_.compute(), wait_before = timers_.wait();
     compute_phase(Phase::update, [&] { scale_residual(); });
-    lower_sweep(lower_tag);
-    upper_sweep(upper_tag);
+    pipelined_sweep(Sweep::lower, lower_tag);
+    pipelined_sweep(Sweep::upper, upper_tag);
     compute_phase(Phase::update, [&] { update_state(update_factor); });
     // NPB also takes the norm of the SSOR correction here; nothing reads it.
     timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;

@@ -103,8 +103,9 @@ class LuSolver {
   void reset_state();
   /// NPB's ssor(niter): returns the max-over-ranks seconds of the loop.
   double ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance = false);
-  void lower_sweep(int tag_base);
-  void upper_sweep(int tag_base);
+  enum class Sweep { lower, upper };
+  /// One triangular sweep over all planes, pipelined with the neighbouring stripes.
+  void pipelined_sweep(Sweep sweep, int tag_base);
   Vector5 residual_norm();
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>

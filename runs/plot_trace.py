@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws a partition trace written by `lu --trace FILE.h5`.
 
 Top: which global columns each rank owned at every iteration, as coloured
