@@ -16,7 +16,9 @@ import subprocess
 import sys
 import time
 
-import h5py
+# HDF5 locks a file open for writing; reading a live trace needs locking off.
+os.environ["HDF5_USE_FILE_LOCKING"] = "FALSE"
+import h5py  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
@@ -127,7 +129,18 @@ def main():
         if rank0 is None:
             proc.kill()
             fail("rank 0 never started")
-        time.sleep(3.0)
+        # Kill only once the file holds flushed iterations, however slow the build
+        # (a sanitizer build is many times slower); a read may fail mid-write, so retry.
+        seen = 0
+        while time.monotonic() < deadline + 240 and seen < 20:
+            time.sleep(0.5)
+            try:
+                with h5py.File(trace, "r") as f:
+                    seen = len(f["iterations/iteration"])
+            except (OSError, KeyError):
+                pass
+        if proc.poll() is not None:
+            fail("the run ended before it could be killed mid-way")
         os.kill(rank0, signal.SIGKILL)
         proc.wait(timeout=60)
         dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
