@@ -220,10 +220,7 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
   const int inorm = config_.iterations;
   const int lower_tag = 0, upper_tag = g.nz;  // plane k's messages carry tag base + k
 
-  {
-    const auto ex = halo_exchange(u_, owned_, kStateHalo, comm_);
-    (void)ex;
-  }
+  halo_exchange(u_, owned_, kStateHalo, comm_);
   compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
   rsdnm_ = residual_norm();
   timers_.clear();

@@ -299,7 +299,6 @@ BenchmarkOutcome run_benchmark(const RunOptions& opts, MPI_Comm comm, std::ostre
   if (!opts.columns.empty()) report.weight_source = "explicit --columns";
   report.weights = weights;
   report.emulation = config.emulation;
-  report.loads = gather_loads({solver->owned().width(), result.timers.compute(), result.timers.wait()}, comm);
   report.columns = solver->partition().widths();
   report.balance_mode = opts.balance;
   report.balance_every = opts.balance_every;

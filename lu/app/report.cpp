@@ -13,30 +13,6 @@ bool RunReport::successful() const {
   return verification.performed ? verification.passed && finished : finished;
 }
 
-double RunReport::imbalance() const {
-  if (loads.empty()) return 1.0;
-  double max = 0.0, sum = 0.0;
-  for (const auto& l : loads) {
-    max = std::max(max, l.compute);
-    sum += l.compute;
-  }
-  return sum > 0.0 ? max / (sum / loads.size()) : 1.0;
-}
-
-std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const double local[3] = {double(mine.columns), mine.compute, mine.wait};
-  std::vector<double> all(rank == 0 ? 3 * size : 0);
-  MPI_Gather(local, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, comm);
-  std::vector<RankLoad> loads;
-  for (int r = 0; r < static_cast<int>(all.size()) / 3; ++r) {
-    loads.push_back({static_cast<int>(all[3 * r]), all[3 * r + 1], all[3 * r + 2]});
-  }
-  return loads;
-}
-
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm) {
   constexpr int n = PhaseTimers::kCount;
   std::array<double, n> mins{}, maxs{}, sums{};
@@ -92,8 +68,9 @@ std::string format_report(const RunReport& r) {
   s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
   s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
                    "compute s", "wait s");
-  for (std::size_t p = 0; p < r.loads.size(); ++p) {
-    const auto& l = r.loads[p];
+  const std::vector<RankLoad> loads = r.history.loads();
+  for (std::size_t p = 0; p < loads.size(); ++p) {
+    const auto& l = loads[p];
     const double w = p < r.weights.size() ? r.weights[p] : 1.0;
     const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
     s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
@@ -189,7 +166,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["weights"] = r.weights;
   j["imbalance"] = r.imbalance();
   json ranks = json::array();
-  for (const auto& l : r.loads)
+  for (const auto& l : r.history.loads())
     ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
   j["rank_loads"] = ranks;
   if (r.emulation.active()) {

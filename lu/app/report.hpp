@@ -18,13 +18,6 @@ struct PhaseStats {
   double min = 0.0, max = 0.0, mean = 0.0;  // over ranks, seconds
 };
 
-/// One rank's share of the work over the timed iterations.
-struct RankLoad {
-  int columns = 0;
-  double compute = 0.0;  // seconds, emulated slowdown included
-  double wait = 0.0;     // seconds in the pipeline and halo exchange
-};
-
 struct RunReport {
   char problem_class = 'U';
   GridSize grid;
@@ -42,7 +35,6 @@ struct RunReport {
   std::string weight_source = "equal";
   std::vector<double> weights;  // per rank, as measured or given
   SpeedSchedule emulation;      // inactive unless --emulate-speeds
-  std::vector<RankLoad> loads;  // per rank
   std::string balance_mode = "static";
   int balance_steps = 0;           // balancing steps that moved columns
   int moved_columns = 0;           // columns moved, summed over steps and boundaries
@@ -50,8 +42,8 @@ struct RunReport {
   std::vector<BalanceMove> moves;  // every balancing move
   int balance_every = 0;
 
-  /// max(compute) / mean(compute) over ranks: 1 is perfect balance.
-  [[nodiscard]] double imbalance() const;
+  /// max(compute) / mean(compute) over ranks for the whole run: 1 is perfect balance.
+  [[nodiscard]] double imbalance() const { return history.window_imbalance(0, history.iterations()); }
 
   /// Verified, or a custom run that finished.
   [[nodiscard]] bool successful() const;
@@ -59,9 +51,6 @@ struct RunReport {
 
 /// Min / max / mean of each phase over ranks (collective; meaningful on rank 0).
 std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm);
-
-/// Gathers every rank's load to rank 0 (collective; the result is meaningful on rank 0).
-std::vector<RankLoad> gather_loads(const RankLoad& mine, MPI_Comm comm);
 
 std::string format_report(const RunReport& r);
 nlohmann::json to_json(const RunReport& r);

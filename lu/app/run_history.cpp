@@ -34,6 +34,21 @@ double RunHistory::window_imbalance(int first, int last) const {
   return sum > 0.0 ? max / (sum / ranks_) : 1.0;
 }
 
+std::vector<RankLoad> RunHistory::loads() const {
+  std::vector<RankLoad> out;
+  if (iterations_ == 0) return out;
+  for (int r = 0; r < ranks_; ++r) {
+    const std::size_t last = index(iterations_ - 1, r);
+    RankLoad l{column_end[last] - column_begin[last], 0.0, 0.0};
+    for (int it = 0; it < iterations_; ++it) {
+      l.compute += compute[index(it, r)];
+      l.wait += wait[index(it, r)];
+    }
+    out.push_back(l);
+  }
+  return out;
+}
+
 RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation,
                           MPI_Comm comm, int first_iteration) {
   int rank = 0, size = 1;

@@ -17,6 +17,13 @@ struct BalanceMove {
   int columns = 0;    // moved from rank boundary to boundary+1 (negative: the other way)
 };
 
+/// One rank's share of the work over the timed iterations.
+struct RankLoad {
+  int columns = 0;       // during the last iteration (the final stripe)
+  double compute = 0.0;  // seconds, emulated slowdown included
+  double wait = 0.0;     // seconds in the pipeline and halo exchange
+};
+
 class RunHistory {
  public:
   RunHistory() = default;
@@ -36,6 +43,8 @@ class RunHistory {
   [[nodiscard]] std::vector<double> imbalance_by_iteration() const;
   /// The same over the summed compute of iterations [first, last).
   [[nodiscard]] double window_imbalance(int first, int last) const;
+  /// Per rank, compute and wait summed over all iterations.
+  [[nodiscard]] std::vector<RankLoad> loads() const;
 
  private:
   int ranks_ = 0;
