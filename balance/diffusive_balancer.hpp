@@ -16,8 +16,9 @@ namespace npblu {
 
 /// One rank's totals over the measurement window.
 struct RankWindow {
-  double compute = 0.0;  // seconds computing (emulated slowdown included)
-  double wait = 0.0;     // seconds blocked in MPI (pipeline and halo)
+  double compute = 0.0;     // seconds computing (emulated slowdown included)
+  double wait = 0.0;        // seconds blocked in MPI (pipeline and halo)
+  double core_share = 1.0;  // share of a core the rank got while runnable: on_cpu / (on_cpu + run delay)
 };
 
 struct BalancerSettings {
@@ -25,6 +26,7 @@ struct BalancerSettings {
   double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
   double damping = 1.0;     // 0 < a <= 1: fraction of the equalising shift applied per step
   int min_width = kMinimumColumnWidth;
+  int persistence = 2;  // consecutive windows that must ask for the same direction before a boundary moves
 };
 
 struct BalanceDecision {
@@ -38,22 +40,45 @@ class DiffusiveBalancer {
   explicit DiffusiveBalancer(BalancerSettings settings);
   [[nodiscard]] const BalancerSettings& settings() const { return settings_; }
 
+  /// The window as the balancer reads it: a rank that gets only a share s
+  /// of its core needs compute / s of wall time for its columns, and what
+  /// is left of its window is its real waiting (measured.core_share is
+  /// replaced by `share`). Ranks time-sharing a core
+  /// (with an MPI that yields while it polls) compute at full speed in
+  /// turns and spend the rest "waiting in MPI", so without this a shared
+  /// core would look exactly as fast as a dedicated one.
+  static RankWindow effective(const RankWindow& measured, double share);
+
   /// The shift that would equalise the compute time of ranks r and r+1 at
   /// their measured per-column costs: positive when r is slower.
   static double equalising_shift(int width_r, const RankWindow& r, int width_next, const RankWindow& next);
 
   /// Decides the next stripes from every rank's window (indexed by rank).
-  /// Remembers each boundary's last move: reversing it needs twice the
-  /// imbalance (hysteresis), so a pair whose optimum lies between two whole
-  /// columns settles instead of trading a column back and forth.
+  /// Three guards keep a balanced run still on a noisy node:
+  ///  - persistence: a boundary moves only after `persistence` consecutive
+  ///    windows ask for the same direction, and then by the smallest shift
+  ///    they asked for, so a burst of OS or host jitter a few iterations
+  ///    long moves nothing;
+  ///  - hysteresis: reversing a boundary's last move needs twice the dead band;
+  ///  - adaptive gain: each reversal halves the boundary's step (down to
+  ///    1/8 of the damping), each repeat doubles it back, so a pair whose
+  ///    costs react to the move itself (ranks sharing a core) stops
+  ///    overshooting instead of oscillating.
   [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankWindow> window);
 
  private:
+  struct BoundaryState {
+    int last_direction = 0;  // of the last move: +1, -1 or 0
+    int streak = 0;          // consecutive windows asking for `streak_direction`
+    int streak_direction = 0;
+    double smallest_shift = 0.0;  // smallest |shift| asked for during the streak
+    double gain = 1.0;            // multiplies the damping
+  };
   BalancerSettings settings_;
-  std::vector<int> last_direction_;  // per boundary: +1, -1 or 0
+  std::vector<BoundaryState> boundary_;
 };
 
-/// Throws std::invalid_argument unless 1 <= every, 0 <= threshold, 0 < damping <= 1.
+/// Throws std::invalid_argument unless 1 <= every, 0 <= threshold, 0 < damping <= 1, 1 <= persistence.
 void validate(const BalancerSettings& s);
 
 }  // namespace npblu

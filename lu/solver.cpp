@@ -232,6 +232,7 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
   for (int istep = 1; istep <= niter; ++istep) {
     iteration_ = istep;
     const double compute_before = timers_.compute(), wait_before = timers_.wait();
+    const RunQueueClock::Reading sched_before = run_queue_.read();
     compute_phase(Phase::update, [&] { scale_residual(); });
     pipelined_sweep(Sweep::lower, lower_tag);
     pipelined_sweep(Sweep::upper, upper_tag);
@@ -240,7 +241,9 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
     timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;
     compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
     iterations_run_ = istep;
-    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_});
+    const RunQueueClock::Reading sched = run_queue_.read();
+    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_,
+                        sched.on_cpu - sched_before.on_cpu, sched.waiting - sched_before.waiting});
     if (rebalance && rebalance_ && rebalance_every_ > 0 && istep % rebalance_every_ == 0 && istep < niter) {
       const double t0 = wall_seconds();
       const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);

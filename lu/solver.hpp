@@ -15,6 +15,7 @@
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/residual.hpp"
+#include "lu/run_queue_clock.hpp"
 #include "lu/speed_emulation.hpp"
 #include "lu/stripe_comm.hpp"
 #include "lu/sweeps.hpp"
@@ -35,6 +36,8 @@ struct IterationRecord {
   double wait = 0.0;
   double migration = 0.0;  // seconds moving columns after this iteration
   ColumnRange owned;       // this rank's columns during the iteration
+  double on_cpu = 0.0;     // seconds running on a core (Linux schedstat; 0 where unavailable)
+  double run_delay = 0.0;  // seconds runnable but not running (core shared with other work)
 };
 
 /// Called collectively every `every` timed iterations with this rank's
@@ -128,6 +131,7 @@ class LuSolver {
   int iterations_run_ = 0;
   int iteration_ = 1;  // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
+  RunQueueClock run_queue_;
   int rebalance_every_ = 0;
   RebalanceHook rebalance_;
   std::function<void(int, std::span<const IterationRecord>)> iteration_hook_;

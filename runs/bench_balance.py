@@ -58,19 +58,34 @@ def median_run(runs):
     return min(runs, key=lambda r: abs(r["time_s"] - t))
 
 
-def compare(a, title, variants, ideal, windows):
-    results = {name: [] for name in variants}
+def late_moves(r, after):
+    return sum(abs(m["columns"]) for m in r["balance_moves"] if m["iteration"] > after)
+
+
+def compare(a, title, variants, ideal_factor, windows, settle):
+    """Runs every variant and the unemulated baseline in turn, repeats times.
+
+    The baseline is measured in the same rounds as the variants: this VM's
+    cores drift in speed over tens of seconds, so an ideal from a separate
+    earlier measurement would be off by as much as the effects measured."""
+    results = {name: [] for name in ["baseline", *variants]}
     for _ in range(a.repeats):
+        results["baseline"].append(run(a, 2, []))
         for name, (np, args) in variants.items():
             results[name].append(run(a, np, args))
-    print(f"\n== {title}; ideal {ideal:.3f} s; medians of {a.repeats}")
+    base = statistics.median(r["time_s"] for r in results.pop("baseline"))
+    ideal = base * ideal_factor
+    print(f"\n== {title}; T(equal, no emulation) {base:.3f} s, ideal {ideal:.3f} s; medians of {a.repeats}")
     head = "".join(f" imb{w[0]}-{w[1]:<4}" for w in windows)
-    print(f"{'variant':12} {'time s':>8} {'/ideal':>7}{head} {'moved':>6}  final columns")
+    print(f"{'variant':12} {'time s':>8} {'/ideal':>7}{head} {'moved':>6} {'late':>5}  final columns")
     for name, runs in results.items():
         r = median_run(runs)
         imbs = "".join(f" {window_imbalance(r, *w):>10.3f}" for w in windows)
-        print(f"{name:12} {r['time_s']:8.3f} {r['time_s'] / ideal:7.3f}{imbs} {r['moved_columns']:>6}  "
-              f"{','.join(map(str, r['columns']))}")
+        late = [late_moves(x, settle) for x in runs]
+        print(f"{name:12} {r['time_s']:8.3f} {r['time_s'] / ideal:7.3f}{imbs} {r['moved_columns']:>6} "
+              f"{max(late):>5}  {','.join(map(str, r['columns']))}  (times/ideal "
+              f"{[round(x['time_s'] / ideal, 3) for x in runs]})")
+    print(f"late: most columns any run moved after iteration {settle}")
     return results
 
 
@@ -83,9 +98,7 @@ def main():
     a = p.parse_args()
     want = lambda s: a.only in (None, s)
 
-    base = statistics.median(run(a, 2, [])["time_s"] for _ in range(a.repeats))
     its = 250 if a.cls in "ABC" else 300
-    print(f"T(equal, no emulation, 2 ranks) = {base:.3f} s")
 
     if want("steady"):
         s = "1,0.444"
@@ -93,29 +106,35 @@ def main():
             "off": (2, ["--balance", "off", "--emulate-speeds", s]),
             "static": (2, ["--weights", s, "--emulate-speeds", s]),
             "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
-        }, base * 2 / 1.444, [(11, 20), (21, 30), (its - 9, its)])
+        }, 2 / 1.444, [(11, 20), (21, 30), (its - 9, its)], settle=30)
 
     if want("changing"):
         s = "1,1;@80:1,0.5"
-        ideal = base / its * (79 * 2 / 2 + (its - 79) * 2 / 1.5)
+        factor = (79 * 2 / 2 + (its - 79) * 2 / 1.5) / its
         compare(a, f"changing load --emulate-speeds '{s}'", {
             "off": (2, ["--balance", "off", "--emulate-speeds", s]),
             "static": (2, ["--balance", "static", "--emulate-speeds", s]),
             "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
-        }, ideal, [(71, 79), (81, 90), (91, 100), (its - 9, its)])
+        }, factor, [(71, 79), (81, 90), (91, 100), (its - 9, its)], settle=100)
 
     if want("noharm"):
         times = {"off": [], "diffusive": []}
-        late_moves = []
+        late = []
         for _ in range(a.repeats):
             times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
             r = run(a, 2, ["--balance", "diffusive"])
             times["diffusive"].append(r["time_s"])
-            late_moves.append(sum(abs(m["columns"]) for m in r["balance_moves"] if m["iteration"] > 20))
+            late.append(late_moves(r, 20))
         off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
         print(f"\n== no harm: 2 equal ranks, alternating, medians of {a.repeats}")
         print(f"off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
-              f"columns moved after iteration 20 per run: {late_moves}")
+              f"columns moved after iteration 20 per run: {late}")
+
+    def core_shares(r):
+        h = r["history"]
+        cpu = [sum(row[q] for row in h["on_cpu_s"]) for q in range(r["ranks"])]
+        busy = [cpu[q] + sum(row[q] for row in h["run_delay_s"]) for q in range(r["ranks"])]
+        return ",".join(f"{c / b:.2f}" if b > 0 else "n/a" for c, b in zip(cpu, busy))
 
     if want("real"):
         pin = [0, 1, 1]
@@ -124,7 +143,8 @@ def main():
             runs = [run(a, 3, args, pin) for _ in range(a.repeats)]
             r = median_run(runs)
             print(f"{name:10} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
-                  f"final columns {','.join(map(str, r['columns']))}  (times {[round(x['time_s'], 2) for x in runs]})")
+                  f"final columns {','.join(map(str, r['columns']))}  core shares {core_shares(r)}  "
+                  f"(times {[round(x['time_s'], 2) for x in runs]})")
 
 
 if __name__ == "__main__":

@@ -156,7 +156,8 @@ nlohmann::json to_json(const RunReport& r) {
     j["history"] = {
         {"column_begin", per_iteration(h.column_begin)}, {"column_end", per_iteration(h.column_end)},
         {"compute_s", per_iteration(h.compute)},         {"wait_s", per_iteration(h.wait)},
-        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)}};
+        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)},
+        {"on_cpu_s", per_iteration(h.on_cpu)},           {"run_delay_s", per_iteration(h.run_delay)}};
     json moves = json::array();
     for (const auto& m : r.moves) {
       moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});

@@ -11,6 +11,8 @@ RunHistory::RunHistory(int ranks, int iterations)
       wait(column_begin.size()),
       migration(column_begin.size()),
       speed(column_begin.size()),
+      on_cpu(column_begin.size()),
+      run_delay(column_begin.size()),
       ranks_(ranks),
       iterations_(iterations) {}
 
@@ -54,13 +56,13 @@ RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSche
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  constexpr int kFields = 5;                    // begin, end, compute, wait, migration
+  constexpr int kFields = 7;                    // begin, end, compute, wait, migration, on cpu, run delay
   const int n = static_cast<int>(mine.size());  // the same on every rank
   std::vector<double> local;
   local.reserve(std::size_t(n) * kFields);
   for (const auto& rec : mine) {
-    local.insert(local.end(),
-                 {double(rec.owned.begin), double(rec.owned.end), rec.compute, rec.wait, rec.migration});
+    local.insert(local.end(), {double(rec.owned.begin), double(rec.owned.end), rec.compute, rec.wait,
+                               rec.migration, rec.on_cpu, rec.run_delay});
   }
   std::vector<double> all(rank == 0 ? local.size() * size : 0);
   MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(),
@@ -76,6 +78,8 @@ RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSche
       h.compute[i] = f[2];
       h.wait[i] = f[3];
       h.migration[i] = f[4];
+      h.on_cpu[i] = f[5];
+      h.run_delay[i] = f[6];
       h.speed[i] = emulation.speed(r, first_iteration + it);
     }
   }

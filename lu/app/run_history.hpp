@@ -38,6 +38,7 @@ class RunHistory {
 
   std::vector<int> column_begin, column_end;
   std::vector<double> compute, wait, migration, speed;
+  std::vector<double> on_cpu, run_delay;  // seconds running / runnable but not running
 
   /// max(compute) / mean(compute) over ranks within one iteration.
   [[nodiscard]] std::vector<double> imbalance_by_iteration() const;

@@ -23,14 +23,20 @@ std::optional<Partition> RuntimeBalancing::step(int iteration, const Partition& 
   // Medians, scaled to the window: OS jitter on a shared node makes single
   // iterations up to twice as slow, and a sum would chase those spikes.
   std::vector<double> compute, wait;
+  double on_cpu = 0.0, runnable = 0.0;
   for (const auto& rec : window) {
     compute.push_back(rec.compute);
     wait.push_back(rec.wait);
+    on_cpu += rec.on_cpu;
+    runnable += rec.on_cpu + rec.run_delay;
   }
-  const RankWindow mine{median(compute) * window.size(), median(wait) * window.size()};
-  static_assert(sizeof(RankWindow) == 2 * sizeof(double));
+  const double n = static_cast<double>(window.size());
+  const double share = runnable > 0.0 ? on_cpu / runnable : 1.0;  // 1 where schedstat is unavailable
+  const RankWindow mine{median(compute) * n, median(wait) * n, share};
+  constexpr int kFields = sizeof(RankWindow) / sizeof(double);
+  static_assert(sizeof(RankWindow) == kFields * sizeof(double));
   std::vector<RankWindow> all(current.ranks());
-  MPI_Allgather(&mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm_);
+  MPI_Allgather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, comm_);
   BalanceDecision d = balancer_.decide(current, all);
   migrated_last_step_ = d.moved_columns > 0;
   if (d.moved_columns == 0) return std::nullopt;
