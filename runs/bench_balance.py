@@ -10,40 +10,24 @@ Scenarios (class A, 2 ranks unless said):
             P / sum(s) over the schedule
   noharm    2 equal ranks, diffusive vs off, alternating, medians; columns
             moved after iteration 20 (must be 0: no oscillation)
+  defaults  the choice of --balance-every K and --balance-damping A: for each
+            pair, steady 1,0.444 (time / ideal, imbalance 21-30) and 2 equal
+            ranks (columns moved after iteration 20: oscillation)
   real      3 ranks on 2 cores (rank 0 alone on core 0, ranks 1 and 2
-            sharing core 1 via taskset): off vs diffusive, final widths
+            sharing core 1 via taskset): off vs diffusive vs three static
+            stripes, final widths and each rank's core share
 
   runs/bench_balance.py                       # all scenarios, 3 repeats
   runs/bench_balance.py --only noharm --repeats 7
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+from lu_json import DEFAULT_LU, run_lu
 
 
 def run(a, np, args, pin=None):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = [a.lu, a.cls, "--quiet", "--json", path, *args]
-    if pin:  # pin rank r to core pin[r] with taskset
-        cores = " ".join(str(c) for c in pin)
-        cmd = ["bash", "-c", f'c=({cores}); exec taskset -c ${{c[$OMPI_COMM_WORLD_RANK]}} "$@"', "pin", *cmd]
-    try:
-        subprocess.run([*MPI, "-np", str(np), *cmd], check=True, stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            r = json.load(f)
-    finally:
-        os.remove(path)
-    if not r["verified"]:
-        sys.exit(f"run {args} did not verify")
-    return r
+    return run_lu(a.lu, a.cls, np, args, pin=pin)
 
 
 def window_imbalance(r, first, last):
@@ -91,12 +75,12 @@ def compare(a, title, variants, ideal_factor, windows, settle):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--only", choices=["steady", "changing", "noharm", "real"])
+    p.add_argument("--only", choices=["steady", "changing", "noharm", "defaults", "real"])
     a = p.parse_args()
-    want = lambda s: a.only in (None, s)
+    want = lambda s: a.only in (None, s) and s != "defaults"
 
     its = 250 if a.cls in "ABC" else 300
 
@@ -130,6 +114,23 @@ def main():
         print(f"off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
               f"columns moved after iteration 20 per run: {late}")
 
+    if a.only == "defaults":  # slow (13 runs a repeat): only on request
+        grid = [(k, d) for k in (2, 5, 10) for d in (0.5, 1.0)]
+        base, steady, equal = [], {g: [] for g in grid}, {g: [] for g in grid}
+        for _ in range(a.repeats):
+            base.append(run(a, 2, [])["time_s"])
+            for k, d in grid:
+                knobs = ["--balance", "diffusive", "--balance-every", str(k), "--balance-damping", str(d)]
+                steady[(k, d)].append(run(a, 2, [*knobs, "--emulate-speeds", "1,0.444"]))
+                equal[(k, d)].append(run(a, 2, knobs))
+        ideal = statistics.median(base) * 2 / 1.444
+        print(f"\n== defaults: steady 1,0.444 and 2 equal ranks; ideal {ideal:.3f} s; medians of {a.repeats}")
+        print(f"{'K':>3} {'damping':>8} {'steady/ideal':>13} {'imb21-30':>9} {'equal: late moves per run':>27}")
+        for k, d in grid:
+            r = median_run(steady[(k, d)])
+            late = [late_moves(x, 20) for x in equal[(k, d)]]
+            print(f"{k:>3} {d:>8} {r['time_s'] / ideal:>13.3f} {window_imbalance(r, 21, 30):>9.3f} {str(late):>27}")
+
     def core_shares(r):
         h = r["history"]
         cpu = [sum(row[q] for row in h["on_cpu_s"]) for q in range(r["ranks"])]
@@ -139,10 +140,18 @@ def main():
     if want("real"):
         pin = [0, 1, 1]
         print("\n== real heterogeneity: 3 ranks on 2 cores (rank 0 on core 0; ranks 1, 2 share core 1)")
-        for name, args in (("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"])):
-            runs = [run(a, 3, args, pin) for _ in range(a.repeats)]
+        # Hand-picked static stripes beside them: how much any partition can
+        # do when two pipeline stages time-share one core.
+        variants = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"])]
+        variants += [(f"static {c}", ["--balance", "static", "--columns", c])
+                     for c in ("26,18,18", "31,16,15", "36,13,13")]
+        results = {name: [] for name, _ in variants}
+        for _ in range(a.repeats):
+            for name, args in variants:
+                results[name].append(run(a, 3, args, pin))
+        for name, runs in results.items():
             r = median_run(runs)
-            print(f"{name:10} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
+            print(f"{name:18} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
                   f"final columns {','.join(map(str, r['columns']))}  core shares {core_shares(r)}  "
                   f"(times {[round(x['time_s'], 2) for x in runs]})")
 

@@ -15,32 +15,20 @@ in the issue tracker (gfortran 12 -O3 -march=native, Open MPI 4.1.4).
   runs/bench_speed.py --cases A:1 A:2 --repeats 5 --npb-bin ~/NPB3.4-MPI/bin
 """
 import argparse
-import json
 import os
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from lu_json import DEFAULT_LU, mpirun, run_lu
+
 RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
-MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "core"]
+MPI = mpirun("core")
 
 
 def run_ours(lu, cls, np):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    try:
-        subprocess.run([*MPI, "-np", str(np), lu, cls, "--quiet", "--json", path], check=True,
-                       stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            r = json.load(f)
-        if not r["verified"]:
-            sys.exit(f"our class {cls} on {np} ranks did not verify")
-        return r["time_s"]
-    finally:
-        os.remove(path)
+    return run_lu(lu, cls, np, [], bind="core")["time_s"]
 
 
 def run_npb(npb_bin, cls, np):
@@ -63,7 +51,7 @@ def mops(cls, seconds):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cases", nargs="+", default=["W:1", "A:1", "A:2", "B:2"], help="CLASS:RANKS")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")

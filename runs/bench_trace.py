@@ -5,30 +5,20 @@ alternating runs (class A on 2 ranks by default).
   runs/bench_trace.py --repeats 7
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+from lu_json import DEFAULT_LU, run_lu
 
 
 def run(a, extra):
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "r.json")
-        subprocess.run([*MPI, "-np", str(a.np), a.lu, a.cls, "--quiet", "--json", path, *a.args,
-                        *[x.replace("DIR", d) for x in extra]], check=True, stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            r = json.load(f)
-    assert r["verified"], "run did not verify"
-    return r["time_s"]
+        return run_lu(a.lu, a.cls, a.np, [*a.args, *[x.replace("DIR", d) for x in extra]])["time_s"]
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
     p.add_argument("--np", type=int, default=2)
     p.add_argument("--repeats", type=int, default=7)

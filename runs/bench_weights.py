@@ -16,35 +16,19 @@ machine: they stay near the unbalanced time, honestly.
   runs/bench_weights.py --cls W --np 3 --speeds 1,0.5,0.74 --repeats 5
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+from lu_json import DEFAULT_LU, run_lu
 
 
 def run(lu, cls, np, args):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    try:
-        subprocess.run([*MPI, "-np", str(np), lu, cls, "--quiet", "--json", path, *args], check=True,
-                       stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            r = json.load(f)
-    finally:
-        os.remove(path)
-    if not r["verified"]:
-        sys.exit(f"run {args} did not verify")
-    return r
+    return run_lu(lu, cls, np, args)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
+    p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
     p.add_argument("--np", type=int, default=2)
     p.add_argument("--speeds", default="1,0.444")

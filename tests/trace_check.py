@@ -23,7 +23,7 @@ import h5py  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 ITERATION_SETS = ["column_begin", "column_end", "compute_seconds", "wait_seconds", "migration_seconds",
-                  "emulated_speed"]
+                  "emulated_speed", "on_cpu_seconds", "run_delay_seconds"]
 
 
 def fail(msg):
@@ -60,6 +60,18 @@ def check_file(path, expect_iterations=None):
         for i in range(n):
             if begin[i, 0] != 1 or end[i, -1] != ny - 1 or any(end[i, r] != begin[i, r + 1] for r in range(ranks - 1)):
                 fail(f"iteration {i + 1}: ranges do not tile the interior: {list(zip(begin[i], end[i]))}")
+        # Scheduler accounting: each rank ran for at most the iteration's wall
+        # time (compute + wait + migration plus small untimed parts), and, on
+        # Linux, for some of it.
+        cpu, delay = f["iterations/on_cpu_seconds"][:], f["iterations/run_delay_seconds"][:]
+        timed = (f["iterations/compute_seconds"][:] + f["iterations/wait_seconds"][:]
+                 + f["iterations/migration_seconds"][:])
+        if (cpu < 0).any() or (delay < 0).any():
+            fail("negative on-cpu or run-delay time")
+        if sys.platform.startswith("linux") and not (cpu.sum(axis=0) > 0).all():
+            fail("a rank recorded no time on a core")
+        if (cpu.sum(axis=0) > 1.2 * timed.sum(axis=0) + 0.05).any():
+            fail(f"on-cpu time {cpu.sum(axis=0)} exceeds the timed phases {timed.sum(axis=0)}")
         mi, mb, mc = (f["balance/" + k][:] for k in ("iteration", "boundary", "columns"))
         if not (len(mi) == len(mb) == len(mc)):
             fail("balance datasets differ in length")

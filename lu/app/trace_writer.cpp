@@ -101,7 +101,7 @@ void append_rows(hid_t ds, hid_t type, hsize_t at, hsize_t rows, hsize_t columns
 
 struct TraceWriter::Handles {
   Id file, iterations_group, balance_group;
-  Id iteration, column_begin, column_end, compute, wait, migration, speed;
+  Id iteration, column_begin, column_end, compute, wait, migration, speed, on_cpu, run_delay;
   Id move_iteration, move_boundary, move_columns;
 };
 
@@ -161,6 +161,10 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
                              "balancing decision and column migration after the iteration");
   h_->speed = extendible(g, "emulated_speed", H5T_NATIVE_DOUBLE, p, "1",
                          "emulated fraction of real speed (1: not slowed)");
+  h_->on_cpu = extendible(g, "on_cpu_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                          "time running on a core (Linux schedstat; 0 where unavailable)");
+  h_->run_delay = extendible(g, "run_delay_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                             "time runnable but waiting for a core (shared with other ranks or jobs)");
 
   h_->balance_group =
       Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
@@ -187,6 +191,8 @@ void TraceWriter::append(const RunHistory& rows, int first_iteration) {
   append_rows(h_->wait, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.wait.data());
   append_rows(h_->migration, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.migration.data());
   append_rows(h_->speed, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.speed.data());
+  append_rows(h_->on_cpu, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.on_cpu.data());
+  append_rows(h_->run_delay, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.run_delay.data());
   iterations_written_ += n;
 }
 

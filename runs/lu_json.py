@@ -1,0 +1,48 @@
+"""Runs build/bin/lu under mpirun and returns its --json report.
+
+Shared by the scripts in runs/: one place that knows how to launch a run,
+pin ranks to cores, read the report and refuse a run that did not verify.
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_LU = os.path.join(HERE, "..", "build", "bin", "lu")
+
+
+def mpirun(bind="none"):
+    """mpirun as root, more ranks than cores allowed, ranks bound as asked."""
+    return ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", bind]
+
+
+def command(lu, cls, np, args, json_path, bind="none", pin=None):
+    """The command line; `pin` lists one core per rank (taskset)."""
+    cmd = [lu, cls, "--quiet", "--json", json_path, *args]
+    if pin:
+        cores = " ".join(str(c) for c in pin)
+        cmd = ["bash", "-c", f'c=({cores}); exec taskset -c ${{c[$OMPI_COMM_WORLD_RANK]}} "$@"', "pin", *cmd]
+    return [*mpirun(bind), "-np", str(np), *cmd]
+
+
+def run_lu(lu, cls, np, args, bind="none", pin=None, dry_run=False):
+    """Runs and returns the report (a dict); exits unless it verified.
+    With dry_run, prints the command and returns None."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = command(lu, cls, np, args, path, bind, pin)
+    try:
+        if dry_run:
+            print(" ".join(shlex.quote(c) for c in cmd))
+            return None
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        with open(path) as f:
+            report = json.load(f)
+    finally:
+        os.remove(path)
+    if not report["verified"]:
+        sys.exit(f"not verified: {' '.join(cmd)}")
+    return report
