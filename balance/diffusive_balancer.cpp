@@ -11,6 +11,9 @@ namespace {
 // Imbalance, in columns, below which a boundary stays put: per-iteration
 // timings on a shared node jitter by several percent, i.e. about a column.
 constexpr double kDeadBand = 1.5;
+// How far host jitter on a shared machine moves the equalising shift, as a
+// fraction of the pair's columns (measured: up to 0.085 for tens of iterations).
+constexpr double kJitterFraction = 0.1;
 // Floor of a boundary's adaptive gain: even a boundary that keeps reversing
 // can still follow a real change, at an eighth of the speed.
 constexpr double kMinimumGain = 0.125;
@@ -74,12 +77,12 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
     const double wait_gap = right.wait - left.wait;  // > 0: left is the slower one
     const double shift = equalising_shift(widths[b], left, widths[b + 1], right);
     const int direction = shift > 0 ? 1 : -1;
-    // Act only when the compute costs agree with the wait signal, and on at
-    // least one whole column of imbalance (the dead band that stops a
-    // balanced pair from trading a column back and forth).
-    const double dead_band = direction == -state.last_direction ? 2.0 * kDeadBand : kDeadBand;
+    // Act only when the compute costs agree with the wait signal, and on
+    // more than one whole column of imbalance (the dead band: a move of
+    // round(shift) columns then leaves under half a column, so a balanced
+    // pair never trades a column back and forth).
     const bool asks = std::fabs(wait_gap) > settings_.threshold * window_time &&
-                      std::fabs(shift) >= dead_band && (shift > 0) == (wait_gap > 0);
+                      std::fabs(shift) >= kDeadBand && (shift > 0) == (wait_gap > 0);
     if (!asks) {
       state.streak = 0;
       continue;
@@ -92,10 +95,22 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
       state.streak_direction = direction;
       state.smallest_shift = std::fabs(shift);
     }
-    if (state.streak < settings_.persistence) continue;
-    if (state.last_direction != 0) {
-      state.gain = direction == state.last_direction ? std::min(1.0, 2.0 * state.gain)
-                                                     : std::max(kMinimumGain, 0.5 * state.gain);
+    // Host jitter on a shared machine reaches about a tenth of a pair's
+    // columns and can last tens of iterations: the evidence needed grows
+    // as the imbalance shrinks, from one window (a gross imbalance, acted
+    // on at once) to twice `persistence` (one near the jitter's size).
+    const double jitter = kJitterFraction * (widths[b] + widths[b + 1]);
+    const int required =
+        std::clamp(static_cast<int>(std::lround(settings_.persistence * jitter / state.smallest_shift)), 1,
+                   2 * settings_.persistence);
+    if (state.streak < required) continue;
+    // One reversal is a return after a transient; a second in a row is
+    // the start of an oscillation.
+    if (direction == state.last_direction) {
+      state.reversals = 0;
+      state.gain = std::min(1.0, 2.0 * state.gain);
+    } else if (state.last_direction != 0 && ++state.reversals >= 2) {
+      state.gain = std::max(kMinimumGain, 0.5 * state.gain);
     }
     const double step = settings_.damping * state.gain * state.smallest_shift;
     const int columns = std::max(1, static_cast<int>(std::lround(step)));

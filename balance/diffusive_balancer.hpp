@@ -26,7 +26,7 @@ struct BalancerSettings {
   double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
   double damping = 1.0;     // 0 < a <= 1: fraction of the equalising shift applied per step
   int min_width = kMinimumColumnWidth;
-  int persistence = 2;  // consecutive windows that must ask for the same direction before a boundary moves
+  int persistence = 2;  // windows of evidence for an imbalance of a tenth of the pair's columns (see decide)
 };
 
 struct BalanceDecision {
@@ -54,14 +54,17 @@ class DiffusiveBalancer {
   static double equalising_shift(int width_r, const RankWindow& r, int width_next, const RankWindow& next);
 
   /// Decides the next stripes from every rank's window (indexed by rank).
-  /// Three guards keep a balanced run still on a noisy node:
-  ///  - persistence: a boundary moves only after `persistence` consecutive
-  ///    windows ask for the same direction, and then by the smallest shift
-  ///    they asked for, so a burst of OS or host jitter a few iterations
-  ///    long moves nothing;
-  ///  - hysteresis: reversing a boundary's last move needs twice the dead band;
-  ///  - adaptive gain: each reversal halves the boundary's step (down to
-  ///    1/8 of the damping), each repeat doubles it back, so a pair whose
+  /// Guards that keep a balanced run still on a noisy node:
+  ///  - dead band: an imbalance under 1.5 columns is left alone;
+  ///  - persistence: a boundary moves only after enough consecutive windows
+  ///    ask for the same direction, and then by the smallest shift they
+  ///    asked for: persistence * (a tenth of the pair's columns, the size
+  ///    host jitter reaches) / shift windows, at least 1 and at most
+  ///    2 * persistence. A gross imbalance moves at once; one the size of a
+  ///    burst of OS or host jitter must outlast it;
+  ///  - adaptive gain: from the second reversal in a row (a single one is a
+  ///    return after a transient), each reversal halves the boundary's step
+  ///    (down to 1/8 of the damping) and each repeat doubles it back, so a pair whose
   ///    costs react to the move itself (ranks sharing a core) stops
   ///    overshooting instead of oscillating.
   [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankWindow> window);
@@ -73,6 +76,7 @@ class DiffusiveBalancer {
     int streak_direction = 0;
     double smallest_shift = 0.0;  // smallest |shift| asked for during the streak
     double gain = 1.0;            // multiplies the damping
+    int reversals = 0;            // moves in a row that reversed the one before
   };
   BalancerSettings settings_;
   std::vector<BoundaryState> boundary_;

@@ -87,18 +87,27 @@ TEST(DiffusiveBalancer, WaitSignalMustAgreeWithCosts) {
   EXPECT_EQ(b.decide(p, w).moved_columns, 0);
 }
 
-TEST(DiffusiveBalancer, HysteresisAgainstReversal) {
-  DiffusiveBalancer b(settings(0.0, 1.0));
-  Partition p = Partition::from_widths({1, 63}, std::vector<int>{31, 31});
-  auto d = b.decide(p, window_for(p, {1.0, 1.2}));  // rank 1 slower: columns go to rank 0
-  ASSERT_LT(d.moves[0], 0);
-  p = d.partition;
-  // A small apparent imbalance the other way (1.6 columns) is not enough to reverse...
-  const int w0 = p[0].width(), w1 = p[1].width();
-  const double c1 = (w0 - 1.6 * 2) / double(w1 + 1.6);  // shift of about +1.6 columns
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, c1})).moved_columns, 0);
-  // ...but a large one is.
-  EXPECT_GT(b.decide(p, window_for(p, {1.0, 0.5})).moves[0], 0);
+TEST(DiffusiveBalancer, SmallImbalancesNeedTwiceTheEvidence) {
+  DiffusiveBalancer b(settings(0.0, 1.0));  // persistence 1
+  const Partition p = Partition::equal({1, 63}, 2);
+  // 20% slower: 2.8 columns, under a tenth of the pair's 62: two windows.
+  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.2})).moved_columns, 0);
+  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.2})).moves, (std::vector<int>{-3}));
+  // 2.25 times slower: 11.9 columns, acted on at once.
+  DiffusiveBalancer fresh(settings(0.0, 1.0));
+  EXPECT_EQ(fresh.decide(p, window_for(p, {1.0, 2.25})).moves, (std::vector<int>{-12}));
+}
+
+TEST(DiffusiveBalancer, ReturnsAfterATransient) {
+  // A transient moved 2 columns to rank 1; once the ranks are equal again
+  // the pair comes back (no hysteresis strands it 1.6 columns off balance).
+  DiffusiveBalancer b(BalancerSettings{});
+  Partition p = Partition::equal({1, 63}, 2);
+  for (int w = 0; w < 4; ++w) p = b.decide(p, window_for(p, {1.15, 1.0})).partition;
+  ASSERT_EQ(p.widths(), (std::vector<int>{29, 33}));
+  for (int w = 0; w < 4; ++w) p = b.decide(p, window_for(p, {1.0, 1.0})).partition;
+  EXPECT_EQ(p.widths(), (std::vector<int>{31, 31}));
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.0})).moved_columns, 0);
 }
 
 TEST(DiffusiveBalancer, ManyRanksKeepMinimumWidthAndTile) {
@@ -138,20 +147,30 @@ TEST(DiffusiveBalancer, LoadTravelsSeveralHops) {
   EXPECT_GT(w[0], 15);  // load reached the far end
 }
 
-TEST(DiffusiveBalancer, DefaultPersistenceWaitsForASecondWindow) {
-  DiffusiveBalancer b(BalancerSettings{});
-  ASSERT_EQ(b.settings().persistence, 2);
-  Partition p = Partition::equal({1, 63}, 2);
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 2.25})).moved_columns, 0);  // one window: could be a burst
-  const auto d = b.decide(p, window_for(p, {1.0, 2.25}));
-  EXPECT_EQ(d.moves, (std::vector<int>{-12}));
+TEST(DiffusiveBalancer, EvidenceNeededGrowsAsTheImbalanceShrinks) {
+  // Windows in a row before a move, with the default persistence of 2, for
+  // 31 + 31 columns (host jitter reaches a tenth of them, 6.2 columns).
+  auto windows_until_move = [](double slow_cost) {
+    DiffusiveBalancer b(BalancerSettings{});
+    const Partition p = Partition::equal({1, 63}, 2);
+    for (int w = 1; w <= 10; ++w) {
+      if (b.decide(p, window_for(p, {1.0, slow_cost})).moved_columns > 0) return w;
+    }
+    return 0;
+  };
+  EXPECT_EQ(windows_until_move(2.25), 1);  // 11.9 columns: gross, at once
+  EXPECT_EQ(windows_until_move(1.5), 2);   // 6.2 columns: persistence
+  EXPECT_EQ(windows_until_move(1.3), 3);   // 4.0 columns
+  EXPECT_EQ(windows_until_move(1.2), 4);   // 2.8 columns: at most 2 x persistence
+  EXPECT_EQ(windows_until_move(1.05), 0);  // 0.8 columns: inside the dead band
 }
 
 TEST(DiffusiveBalancer, PersistenceMovesBySmallestShiftOfTheStreak) {
-  DiffusiveBalancer b(settings(0.0, 1.0, 2));
+  DiffusiveBalancer b(BalancerSettings{});
   const Partition p = Partition::equal({1, 63}, 2);
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 2.25})).moved_columns, 0);              // asks for about -12
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.5})).moves, (std::vector<int>{-6}));  // asks for -6.2
+  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.5})).moved_columns, 0);  // 6.2 columns: needs 2 windows
+  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);  // 4.0: now the streak needs 3
+  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.5})).moves, (std::vector<int>{-4}));
 }
 
 TEST(DiffusiveBalancer, AlternatingBurstsNeverMove) {
@@ -162,11 +181,12 @@ TEST(DiffusiveBalancer, AlternatingBurstsNeverMove) {
     const std::vector<double> cost = step % 2 ? std::vector<double>{1.0, 1.3} : std::vector<double>{1.3, 1.0};
     EXPECT_EQ(b.decide(p, window_for(p, cost)).moved_columns, 0) << "step " << step;
   }
-  // An interrupted streak starts over.
+  // An interrupted streak starts over: 30% slower is 4 columns, which
+  // takes three windows in a row.
   EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.0})).moved_columns, 0);
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);
   EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.0})).moved_columns, 0);
-  EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);
   EXPECT_NE(b.decide(p, window_for(p, {1.0, 1.3})).moved_columns, 0);
 }
 
