@@ -3,7 +3,9 @@
 
 Top: which global columns each rank owned at every iteration, as coloured
 bands, with a tick at every balancing move. Below: compute and wait seconds
-per rank and iteration. Needs Debian's python3-h5py and python3-matplotlib.
+per rank and iteration, and, when some rank time-shared its core (a median
+core share under 0.9), each rank's core share: on-CPU time over on-CPU plus
+run-queue time. Needs Debian's python3-h5py and python3-matplotlib.
 
   runs/plot_trace.py run.h5 -o run.png
 """
@@ -38,6 +40,12 @@ def main():
         compute = f["iterations/compute_seconds"][:]
         wait = f["iterations/wait_seconds"][:]
         moves = f["balance/iteration"][:]
+        share = None
+        if "iterations/on_cpu_seconds" in f:
+            cpu = f["iterations/on_cpu_seconds"][:]
+            runnable = cpu + f["iterations/run_delay_seconds"][:]
+            if (runnable > 0).all():
+                share = cpu / runnable
         ranks = int(f.attrs["ranks"][0])
         cls = text(f.attrs["class"])
         balance = text(f.attrs["balance"])
@@ -46,14 +54,19 @@ def main():
     if len(it) == 0:
         sys.exit("plot_trace: the trace holds no iterations")
 
+    shared = share is not None and any(sorted(share[:, r])[len(it) // 2] < 0.9 for r in range(ranks))
     colours = plt.get_cmap("tab10")
-    fig, (top, mid, low) = plt.subplots(3, 1, figsize=(10, 8), sharex=True,
-                                        gridspec_kw={"height_ratios": [2, 1, 1]})
+    rows = 4 if shared else 3
+    fig, axes = plt.subplots(rows, 1, figsize=(10, 8 + 2 * (rows - 3)), sharex=True,
+                             gridspec_kw={"height_ratios": [2, 1, 1, 1][:rows]})
+    top, mid, low = axes[:3]
     for r in range(ranks):
         top.fill_between(it, begin[:, r], end[:, r], step="mid", color=colours(r % 10), alpha=0.8,
                          label=f"rank {r}")
         mid.plot(it, compute[:, r] * 1e3, color=colours(r % 10), lw=0.8)
         low.plot(it, wait[:, r] * 1e3, color=colours(r % 10), lw=0.8)
+        if shared:
+            axes[3].plot(it, share[:, r], color=colours(r % 10), lw=0.8)
     for m in sorted(set(moves.tolist())):
         top.axvline(m + 0.5, color="black", lw=0.4, alpha=0.5)
     top.set_ylabel("owned columns j")
@@ -61,7 +74,10 @@ def main():
     top.legend(loc="upper right", fontsize="small", ncol=min(ranks, 6))
     mid.set_ylabel("compute (ms)")
     low.set_ylabel("wait (ms)")
-    low.set_xlabel("iteration")
+    if shared:
+        axes[3].set_ylabel("core share")
+        axes[3].set_ylim(0, 1.05)
+    axes[-1].set_xlabel("iteration")
     title = f"LU class {cls} ({grid[0]}x{grid[1]}x{grid[2]}), {ranks} ranks, balance {balance}"
     if emulation:
         title += f", emulated speeds {emulation}"
