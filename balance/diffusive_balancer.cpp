@@ -78,9 +78,9 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
     const double shift = equalising_shift(widths[b], left, widths[b + 1], right);
     const int direction = shift > 0 ? 1 : -1;
     // Act only when the compute costs agree with the wait signal, and on
-    // more than one whole column of imbalance (the dead band: a move of
-    // round(shift) columns then leaves under half a column, so a balanced
-    // pair never trades a column back and forth).
+    // at least the dead band of imbalance (a move of round(shift) columns
+    // then leaves under half a column, so a balanced pair never trades a
+    // column back and forth).
     const bool asks = std::fabs(wait_gap) > settings_.threshold * window_time &&
                       std::fabs(shift) >= kDeadBand && (shift > 0) == (wait_gap > 0);
     if (!asks) {
