@@ -43,10 +43,10 @@ class DiffusiveBalancer {
   /// The window as the balancer reads it: a rank that gets only a share s
   /// of its core needs compute / s of wall time for its columns, and what
   /// is left of its window is its real waiting (measured.core_share is
-  /// replaced by `share`). Ranks time-sharing a core
-  /// (with an MPI that yields while it polls) compute at full speed in
-  /// turns and spend the rest "waiting in MPI", so without this a shared
-  /// core would look exactly as fast as a dedicated one.
+  /// replaced by `share`). Ranks time-sharing a core (with an MPI that
+  /// yields while it polls) compute at full speed in turns and spend the
+  /// rest "waiting in MPI", so without this a shared core would look
+  /// exactly as fast as a dedicated one.
   static RankWindow effective(const RankWindow& measured, double share);
 
   /// The shift that would equalise the compute time of ranks r and r+1 at
@@ -64,9 +64,9 @@ class DiffusiveBalancer {
   ///    burst of OS or host jitter must outlast it;
   ///  - adaptive gain: from the second reversal in a row (a single one is a
   ///    return after a transient), each reversal halves the boundary's step
-  ///    (down to 1/8 of the damping) and each repeat doubles it back, so a pair whose
-  ///    costs react to the move itself (ranks sharing a core) stops
-  ///    overshooting instead of oscillating.
+  ///    (down to 1/8 of the damping) and each repeat doubles it back, so a
+  ///    pair whose costs react to the move itself (ranks sharing a core)
+  ///    stops overshooting instead of oscillating.
   [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankWindow> window);
 
  private:

@@ -4,25 +4,19 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "balance/parse_number.hpp"
+
 namespace npblu {
 
 namespace {
 
 double parse_weight(const std::string& item, const std::string& where) {
-  std::size_t used = 0;
-  double w = 0.0;
-  try {
-    w = std::stod(item, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (item.empty() || used != item.size()) {
-    throw std::invalid_argument(where + ": '" + item + "' is not a number");
-  }
-  if (!std::isfinite(w) || w <= 0.0) {
+  const std::optional<double> w = parse_double(item);
+  if (!w) throw std::invalid_argument(where + ": '" + item + "' is not a number");
+  if (!std::isfinite(*w) || *w <= 0.0) {
     throw std::invalid_argument(where + ": weight " + item + " must be a positive finite number");
   }
-  return w;
+  return *w;
 }
 
 std::string trim(const std::string& s) {

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "balance/parse_number.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -15,21 +16,13 @@ std::vector<double> parse_speeds(const std::string& text, int ranks, const std::
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    double s = 0.0;
-    try {
-      s = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size()) {
-      throw std::invalid_argument("--emulate-speeds '" + spec + "': '" + item + "' is not a number");
-    }
-    if (!(s > 0.0 && s <= 1.0)) {
+    const std::optional<double> s = parse_double(item);
+    if (!s) throw std::invalid_argument("--emulate-speeds '" + spec + "': '" + item + "' is not a number");
+    if (!(*s > 0.0 && *s <= 1.0)) {
       throw std::invalid_argument("--emulate-speeds '" + spec + "': speed " + item +
                                   " is outside (0, 1] (emulation can only slow a rank down)");
     }
-    speeds.push_back(s);
+    speeds.push_back(*s);
   }
   if (text.empty() || text.back() == ',') {
     throw std::invalid_argument("--emulate-speeds '" + spec + "': empty speed list");
@@ -61,18 +54,13 @@ SpeedSchedule SpeedSchedule::parse(const std::string& spec, int ranks) {
         throw std::invalid_argument("--emulate-speeds '" + spec + "': segment '" + part +
                                     "' is not of the form @ITERATION:SPEEDS");
       }
-      std::size_t used = 0;
       const std::string number = part.substr(1, colon - 1);
-      try {
-        seg.from_iteration = std::stoi(number, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (number.empty() || used != number.size() ||
-          seg.from_iteration <= s.segments_.back().from_iteration) {
+      const std::optional<int> from = parse_int(number);
+      if (!from || *from <= s.segments_.back().from_iteration) {
         throw std::invalid_argument("--emulate-speeds '" + spec + "': '@" + number +
                                     "' must be an iteration number after the previous segment's");
       }
+      seg.from_iteration = *from;
       part = part.substr(colon + 1);
     }
     seg.speeds = parse_speeds(part, ranks, spec);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "balance/parse_number.hpp"
+
 namespace npblu {
 
 std::vector<int> parse_int_list(const std::string& text, const std::string& what) {
@@ -11,17 +13,9 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& what
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size()) {
-      throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
-    }
-    values.push_back(v);
+    const std::optional<int> v = parse_int(item);
+    if (!v) throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
+    values.push_back(*v);
   }
   if (values.empty() || text.back() == ',') {
     throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");

@@ -1,0 +1,37 @@
+#pragma once
+// Whole-string numbers for the command line's comma lists. std::stod and
+// std::stoi accept a numeric prefix ("3x" is 3) and throw on garbage; these
+// accept exactly one number (std::stod / std::stoi syntax) or give nothing,
+// and each caller words its own error.
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace npblu {
+
+namespace detail {
+template <class T, class Convert>
+std::optional<T> parse_whole(const std::string& text, Convert convert) {
+  if (text.empty()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const T value = convert(text, &used);
+    if (used == text.size()) return value;
+  } catch (const std::exception&) {  // not a number, or out of range
+  }
+  return std::nullopt;
+}
+}  // namespace detail
+
+inline std::optional<double> parse_double(const std::string& text) {
+  return detail::parse_whole<double>(
+      text, [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
+}
+
+inline std::optional<int> parse_int(const std::string& text) {
+  return detail::parse_whole<int>(text,
+                                  [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
+}
+
+}  // namespace npblu
