@@ -4,6 +4,9 @@
 #include <cstring>
 #include <vector>
 
+#include "lu/message_tags.hpp"
+#include "lu/message_units.hpp"
+
 namespace npblu {
 
 namespace {
@@ -12,8 +15,6 @@ ColumnRange intersect(ColumnRange a, ColumnRange b) {
   return {std::max(a.begin, b.begin), std::max(std::max(a.begin, b.begin), std::min(a.end, b.end))};
 }
 
-constexpr int kMigrationTag = 1 << 21;
-
 }  // namespace
 
 Field5 migrate_columns(const Field5& old, const Partition& from, const Partition& to, const GridSize& g,
@@ -21,7 +22,7 @@ Field5 migrate_columns(const Field5& old, const Partition& from, const Partition
   const ColumnRange old_owned = from[sc.rank];
   const ColumnRange new_owned = to[sc.rank];
   Field5 next(g.nx, g.nz, stored_columns(g, new_owned, halo));
-  const auto count = [&](ColumnRange r) { return static_cast<int>(next.column_stride() * r.width()); };
+  const ColumnDatatype column(next);  // counts are in whole columns: no int overflow at any class
 
   std::vector<MPI_Request> requests;
   for (int q = 0; q < sc.size; ++q) {
@@ -29,15 +30,15 @@ Field5 migrate_columns(const Field5& old, const Partition& from, const Partition
     const ColumnRange incoming = intersect(from[q], new_owned);
     if (!incoming.empty()) {
       requests.emplace_back();
-      check_mpi(MPI_Irecv(next.column(incoming.begin), count(incoming), MPI_DOUBLE, q, kMigrationTag, sc.comm,
-                          &requests.back()),
+      check_mpi(MPI_Irecv(next.column(incoming.begin), incoming.width(), column.get(), q, kTagColumnMigration,
+                          sc.comm, &requests.back()),
                 "migration receive");
     }
     const ColumnRange outgoing = intersect(old_owned, to[q]);
     if (!outgoing.empty()) {
       requests.emplace_back();
-      check_mpi(MPI_Isend(old.column(outgoing.begin), count(outgoing), MPI_DOUBLE, q, kMigrationTag, sc.comm,
-                          &requests.back()),
+      check_mpi(MPI_Isend(old.column(outgoing.begin), outgoing.width(), column.get(), q, kTagColumnMigration,
+                          sc.comm, &requests.back()),
                 "migration send");
     }
   }

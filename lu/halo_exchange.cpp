@@ -2,35 +2,34 @@
 
 #include <algorithm>
 
+#include "lu/message_tags.hpp"
+#include "lu/message_units.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
-
-namespace {
-constexpr int kHaloTag = 1 << 20;  // above every plane tag of the sweeps
-}
 
 ExchangeTimes halo_exchange(Field5& f, ColumnRange owned, int depth, const StripeComm& sc) {
   const double t0 = wall_seconds();
   const ColumnRange stored = f.columns();
   const int below = std::min(depth, owned.begin - stored.begin);  // halo columns below us
   const int above = std::min(depth, stored.end - owned.end);
-  const auto count = [&](int cols) { return static_cast<int>(f.column_stride()) * cols; };
+  const ColumnDatatype column(f);  // counts are in whole columns
 
   MPI_Request req[4];
   int n = 0;
   if (sc.previous != MPI_PROC_NULL) {
-    check_mpi(MPI_Irecv(f.column(owned.begin - below), count(below), MPI_DOUBLE, sc.previous, kHaloTag + 1,
+    check_mpi(MPI_Irecv(f.column(owned.begin - below), below, column.get(), sc.previous, kTagHaloToNext,
                         sc.comm, &req[n++]),
               "halo receive");
-    check_mpi(
-        MPI_Isend(f.column(owned.begin), count(depth), MPI_DOUBLE, sc.previous, kHaloTag, sc.comm, &req[n++]),
-        "halo send");
+    check_mpi(MPI_Isend(f.column(owned.begin), depth, column.get(), sc.previous, kTagHaloToPrevious, sc.comm,
+                        &req[n++]),
+              "halo send");
   }
   if (sc.next != MPI_PROC_NULL) {
-    check_mpi(MPI_Irecv(f.column(owned.end), count(above), MPI_DOUBLE, sc.next, kHaloTag, sc.comm, &req[n++]),
-              "halo receive");
-    check_mpi(MPI_Isend(f.column(owned.end - depth), count(depth), MPI_DOUBLE, sc.next, kHaloTag + 1, sc.comm,
+    check_mpi(
+        MPI_Irecv(f.column(owned.end), above, column.get(), sc.next, kTagHaloToPrevious, sc.comm, &req[n++]),
+        "halo receive");
+    check_mpi(MPI_Isend(f.column(owned.end - depth), depth, column.get(), sc.next, kTagHaloToNext, sc.comm,
                         &req[n++]),
               "halo send");
   }

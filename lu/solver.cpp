@@ -10,6 +10,8 @@
 #include "lu/forcing.hpp"
 #include "lu/halo_exchange.hpp"
 #include "lu/initial_state.hpp"
+#include "lu/message_tags.hpp"
+#include "lu/message_units.hpp"
 #include "lu/surface_integral.hpp"
 #include "lu/wall_clock.hpp"
 
@@ -167,14 +169,14 @@ Vector5 LuSolver::residual_norm() {
                        allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
 }
 
-void LuSolver::pipelined_sweep(Sweep sweep, int tag_base) {
+void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   // The lower sweep runs k upwards and waits for each plane's last row from
   // the stripe below; the upper sweep runs k downwards and waits for each
   // plane's first row from the stripe above. Otherwise they are the same.
   const bool lower = sweep == Sweep::lower;
   const GridSize& g = config_.grid;
   const int planes = g.nz - 2;
-  const int row = static_cast<int>(rsd_.row_stride());
+  const int row = row_elements(g.nx);  // doubles of one (k, j) row
   const int source = lower ? comm_.previous : comm_.next;
   const int destination = lower ? comm_.next : comm_.previous;
   const int halo_column = lower ? owned_.begin - 1 : owned_.end;
@@ -183,10 +185,12 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag_base) {
 
   // Pre-post the receives of every plane's boundary row.
   std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
+  // One tag for the whole sweep: the rows are sent in step order and the
+  // receives posted in step order, so MPI's no-overtaking rule pairs them.
   if (source != MPI_PROC_NULL) {
-    for (int k = 1; k <= planes; ++k) {
-      check_mpi(MPI_Irecv(rsd_.row(k, halo_column), row, MPI_DOUBLE, source, tag_base + k, comm_.comm,
-                          &recv[k - 1]),
+    for (int step = 0; step < planes; ++step) {
+      const int k = lower ? 1 + step : planes - step;
+      check_mpi(MPI_Irecv(rsd_.row(k, halo_column), row, MPI_DOUBLE, source, tag, comm_.comm, &recv[k - 1]),
                 "sweep receive");
     }
   }
@@ -201,9 +205,9 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag_base) {
     kernel(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
     emulate_speed(wall_seconds() - t0);
     if (destination != MPI_PROC_NULL) {
-      check_mpi(MPI_Isend(rsd_.row(k, edge_column), row, MPI_DOUBLE, destination, tag_base + k, comm_.comm,
-                          &send[k - 1]),
-                "sweep send");
+      check_mpi(
+          MPI_Isend(rsd_.row(k, edge_column), row, MPI_DOUBLE, destination, tag, comm_.comm, &send[k - 1]),
+          "sweep send");
     }
   }
   {
@@ -218,7 +222,6 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
   const GridSize& g = config_.grid;
   const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
   const int inorm = config_.iterations;
-  const int lower_tag = 0, upper_tag = g.nz;  // plane k's messages carry tag base + k
 
   halo_exchange(u_, owned_, kStateHalo, comm_);
   compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
@@ -234,8 +237,8 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
     const double compute_before = timers_.compute(), wait_before = timers_.wait();
     const RunQueueClock::Reading sched_before = run_queue_.read();
     compute_phase(Phase::update, [&] { scale_residual(); });
-    pipelined_sweep(Sweep::lower, lower_tag);
-    pipelined_sweep(Sweep::upper, upper_tag);
+    pipelined_sweep(Sweep::lower, kTagSweepLower);
+    pipelined_sweep(Sweep::upper, kTagSweepUpper);
     compute_phase(Phase::update, [&] { update_state(update_factor); });
     // NPB also takes the norm of the SSOR correction here; nothing reads it.
     timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;

@@ -108,7 +108,7 @@ class LuSolver {
   double ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance = false);
   enum class Sweep { lower, upper };
   /// One triangular sweep over all planes, pipelined with the neighbouring stripes.
-  void pipelined_sweep(Sweep sweep, int tag_base);
+  void pipelined_sweep(Sweep sweep, int tag);
   Vector5 residual_norm();
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>

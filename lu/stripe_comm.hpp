@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lu/message_tags.hpp"
+
 namespace npblu {
 
 struct StripeComm {
@@ -21,6 +23,7 @@ struct StripeComm {
     MPI_Comm_size(comm, &size);
     previous = rank > 0 ? rank - 1 : MPI_PROC_NULL;
     next = rank + 1 < size ? rank + 1 : MPI_PROC_NULL;
+    require_message_tags(comm);
   }
 };
 
