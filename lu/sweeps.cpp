@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "lu/simd.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -49,30 +50,12 @@ constexpr double c34 = Coefficients::c3 * Coefficients::c4;
 constexpr double c1345 = Coefficients::c1 * Coefficients::c3 * Coefficients::c4 * Coefficients::c5;
 
 // ---------------------------------------------------------------------------
-// SIMD: kW points per vector, with GCC vector extensions (lowered to what the
-// target has).
+// SIMD: kW points per vector (lu/simd.hpp; lowered to what the target has).
 
-#if defined(__AVX512F__)
-constexpr int kW = 8;
-#elif defined(__AVX__)
-constexpr int kW = 4;
-#else
-constexpr int kW = 2;
-#endif
-using vd = double __attribute__((vector_size(kW * sizeof(double))));
-using vi = std::int64_t __attribute__((vector_size(kW * sizeof(std::int64_t))));
-
-inline vd load(const double* p) {
-  vd v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store(double* p, vd v) { __builtin_memcpy(p, &v, sizeof v); }
-
-template <class F, std::size_t... P>
-constexpr vi make_mask(F f, std::index_sequence<P...>) {
-  return vi{f(int(P))...};
-}
+using simd::kW;
+using simd::load;
+using simd::store;
+using simd::vd;
 
 // Transposing kW points of 5 interleaved components (5*kW doubles, loaded as
 // vectors l[0..4]) into one vector per component. Component m of point t is
@@ -85,25 +68,22 @@ constexpr int source_of(int m, int lane) { return (5 * point_in_lane(m, lane) + 
 
 /// Lanes taken from l[s] when gathering component m.
 template <int m, int s>
-constexpr vi blend_mask() {
-  return make_mask([](int lane) { return source_of(m, lane) == s ? kW + lane : lane; },
-                   std::make_index_sequence<kW>{});
-}
+struct BlendMask {
+  static constexpr int lane(int t) { return source_of(m, t) == s ? kW + t : t; }
+};
 /// Lane t <- lane (5t+m) % kW.
 template <int m>
-constexpr vi gather_mask() {
-  return make_mask([](int t) { return (5 * t + m) % kW; }, std::make_index_sequence<kW>{});
-}
+struct GatherMask {
+  static constexpr int lane(int t) { return (5 * t + m) % kW; }
+};
 
 template <int m>
 inline vd component(const vd l[kM]) {
-  constexpr vi b1 = blend_mask<m, 1>(), b2 = blend_mask<m, 2>(), b3 = blend_mask<m, 3>(),
-               b4 = blend_mask<m, 4>(), g = gather_mask<m>();
-  vd r = __builtin_shuffle(l[0], l[1], b1);
-  r = __builtin_shuffle(r, l[2], b2);
-  r = __builtin_shuffle(r, l[3], b3);
-  r = __builtin_shuffle(r, l[4], b4);
-  return __builtin_shuffle(r, g);
+  vd r = simd::shuffle<BlendMask<m, 1>>(l[0], l[1]);
+  r = simd::shuffle<BlendMask<m, 2>>(r, l[2]);
+  r = simd::shuffle<BlendMask<m, 3>>(r, l[3]);
+  r = simd::shuffle<BlendMask<m, 4>>(r, l[4]);
+  return simd::permute<GatherMask<m>>(r);
 }
 
 /// The five components of the kW consecutive points starting at p.
@@ -118,14 +98,14 @@ inline void load_points(const double* p, vd out[kM]) {
 }
 
 /// (a[1], ..., a[kW-1], b[0]) and (a[kW-1], b[0], ..., b[kW-2]).
-inline vd shift_down(vd a, vd b) {
-  constexpr vi mask = make_mask([](int t) { return t + 1; }, std::make_index_sequence<kW>{});
-  return __builtin_shuffle(a, b, mask);
-}
-inline vd shift_up(vd a, vd b) {
-  constexpr vi mask = make_mask([](int t) { return t + kW - 1; }, std::make_index_sequence<kW>{});
-  return __builtin_shuffle(a, b, mask);
-}
+struct ShiftDownMask {
+  static constexpr int lane(int t) { return t + 1; }
+};
+struct ShiftUpMask {
+  static constexpr int lane(int t) { return t + kW - 1; }
+};
+inline vd shift_down(vd a, vd b) { return simd::shuffle<ShiftDownMask>(a, b); }
+inline vd shift_up(vd a, vd b) { return simd::shuffle<ShiftUpMask>(a, b); }
 
 // ---------------------------------------------------------------------------
 // Block formulas, on kW points at a time.
