@@ -5,6 +5,11 @@
  * message for the last error (npblu_error_message). Bad arguments never
  * abort the caller's program. All functions taking a handle are collective
  * over the handle's communicator where they say so.
+ *
+ * The library talks on its own duplicate of the communicator given to
+ * npblu_create (MPI_Comm_dup there, MPI_Comm_free at npblu_destroy, so both
+ * are collective): the caller's own messages and pending receives on its
+ * communicator, even MPI_ANY_SOURCE/MPI_ANY_TAG ones, never meet ours.
  */
 #ifndef NPBLU_H
 #define NPBLU_H
@@ -19,6 +24,22 @@
 #endif
 #include <mpi.h>
 
+/* The version of this header and of the library (npblu_version gives the
+ * library's). CMake's project(VERSION) is read from these three lines. */
+#define NPBLU_VERSION_MAJOR 0
+#define NPBLU_VERSION_MINOR 1
+#define NPBLU_VERSION_PATCH 0
+
+/* The library exports only what this header declares: it is built with
+ * hidden visibility, and these are the exceptions. */
+#if defined(_WIN32)
+#define NPBLU_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define NPBLU_API __attribute__((visibility("default")))
+#else
+#define NPBLU_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,42 +53,45 @@ enum npblu_status {
 
 typedef struct npblu_solver npblu_solver;
 
-/* Creates a handle on a communicator (C handle, or Fortran integer handle). */
-int npblu_create(npblu_solver** handle, MPI_Comm comm);
-int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm);
-/* Destroys the handle; *handle becomes NULL. */
-int npblu_destroy(npblu_solver** handle);
+/* The library's version; any pointer may be NULL. */
+NPBLU_API int npblu_version(int* major, int* minor, int* patch);
+
+/* Collective: creates a handle on a duplicate of a communicator (C handle, or Fortran integer handle). */
+NPBLU_API int npblu_create(npblu_solver** handle, MPI_Comm comm);
+NPBLU_API int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm);
+/* Collective: destroys the handle and frees its communicator; *handle becomes NULL. */
+NPBLU_API int npblu_destroy(npblu_solver** handle);
 
 /* The problem: an NPB class letter (S W A B C D E F), or explicit sizes (class U). */
-int npblu_set_class(npblu_solver* handle, char problem_class);
-int npblu_set_size(npblu_solver* handle, int nx, int ny, int nz, int iterations, double dt);
+NPBLU_API int npblu_set_class(npblu_solver* handle, char problem_class);
+NPBLU_API int npblu_set_size(npblu_solver* handle, int nx, int ny, int nz, int iterations, double dt);
 /* Any option of the lu command line, without its dashes: "balance" "diffusive", "weights" "2,1",
  * "emulate-speeds" "1,0.5", "trace" "run.h5", "trace-overwrite" "", "columns" "3,5,2", "quiet" "",
  * "json" "r.json", "balance-every" "5", ... Checked when the run starts. */
-int npblu_set_option(npblu_solver* handle, const char* name, const char* value);
+NPBLU_API int npblu_set_option(npblu_solver* handle, const char* name, const char* value);
 /* Whether rank 0 prints the NPB report to stdout (default 1). */
-int npblu_set_report(npblu_solver* handle, int print);
+NPBLU_API int npblu_set_report(npblu_solver* handle, int print);
 
 /* Collective: runs the benchmark. NPBLU_OK means it ran; ask npblu_verified whether it verified. */
-int npblu_run(npblu_solver* handle);
+NPBLU_API int npblu_run(npblu_solver* handle);
 
 /* Results of the last run (the same on every rank unless noted). */
-int npblu_time(const npblu_solver* handle, double* seconds);
-int npblu_mops(const npblu_solver* handle, double* mops);
-int npblu_verified(const npblu_solver* handle, int* verified); /* 1 verified, 0 not (or class U) */
-int npblu_residual_norms(const npblu_solver* handle, double norms[5]);
-int npblu_error_norms(const npblu_solver* handle, double norms[5]);
-int npblu_surface_integral(const npblu_solver* handle, double* value);
-int npblu_imbalance(const npblu_solver* handle, double* factor);
+NPBLU_API int npblu_time(const npblu_solver* handle, double* seconds);
+NPBLU_API int npblu_mops(const npblu_solver* handle, double* mops);
+NPBLU_API int npblu_verified(const npblu_solver* handle, int* verified); /* 1 verified, 0 not (or class U) */
+NPBLU_API int npblu_residual_norms(const npblu_solver* handle, double norms[5]);
+NPBLU_API int npblu_error_norms(const npblu_solver* handle, double norms[5]);
+NPBLU_API int npblu_surface_integral(const npblu_solver* handle, double* value);
+NPBLU_API int npblu_imbalance(const npblu_solver* handle, double* factor);
 /* This rank's final columns [*begin, *end) (0-based global j). */
-int npblu_columns(const npblu_solver* handle, int* begin, int* end);
+NPBLU_API int npblu_columns(const npblu_solver* handle, int* begin, int* end);
 
 /* The message of the last error on this handle ("" if none). */
-const char* npblu_error_message(const npblu_solver* handle);
+NPBLU_API const char* npblu_error_message(const npblu_solver* handle);
 /* The same copied into buf (NUL-terminated, truncated to length); for Fortran. */
-int npblu_copy_error_message(const npblu_solver* handle, char* buf, int length);
+NPBLU_API int npblu_copy_error_message(const npblu_solver* handle, char* buf, int length);
 /* A fixed description of a status code. */
-const char* npblu_status_string(int status);
+NPBLU_API const char* npblu_status_string(int status);
 
 #ifdef __cplusplus
 }

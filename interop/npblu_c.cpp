@@ -3,6 +3,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,9 +11,10 @@
 #include "interop/npblu.h"
 #include "lu/app/benchmark.hpp"
 #include "lu/app/options.hpp"
+#include "lu/communicator.hpp"
 
 struct npblu_solver {
-  MPI_Comm comm = MPI_COMM_NULL;
+  npblu::Communicator comm;                 // ours: a duplicate of the caller's
   std::vector<std::string> words{"npblu"};  // the problem and options, as lu's command line
   bool has_problem = false;
   bool print_report = true;
@@ -75,6 +77,13 @@ void clear_problem(npblu_solver* h) {
 
 extern "C" {
 
+int npblu_version(int* major, int* minor, int* patch) {
+  if (major) *major = NPBLU_VERSION_MAJOR;
+  if (minor) *minor = NPBLU_VERSION_MINOR;
+  if (patch) *patch = NPBLU_VERSION_PATCH;
+  return NPBLU_OK;
+}
+
 int npblu_create(npblu_solver** handle, MPI_Comm comm) {
   if (!handle) return NPBLU_ERROR_ARGUMENT;
   *handle = nullptr;
@@ -82,9 +91,9 @@ int npblu_create(npblu_solver** handle, MPI_Comm comm) {
   MPI_Initialized(&initialized);
   if (!initialized || comm == MPI_COMM_NULL) return NPBLU_ERROR_ARGUMENT;
   try {
-    auto* h = new npblu_solver;
-    h->comm = comm;
-    *handle = h;
+    auto h = std::make_unique<npblu_solver>();
+    h->comm = npblu::Communicator::duplicate(comm);
+    *handle = h.release();
     return NPBLU_OK;
   } catch (...) {
     return NPBLU_ERROR_RUN;
@@ -157,10 +166,11 @@ int npblu_run(npblu_solver* h) {
     const auto parsed = npblu::parse_command_line(static_cast<int>(argv.size()), argv.data());
     if (!parsed.options) return fail(h, NPBLU_ERROR_ARGUMENT, "help was asked for");
     int rank = 0;
-    MPI_Comm_rank(h->comm, &rank);
+    MPI_Comm_rank(h->comm.get(), &rank);
     std::string line;
     for (const auto& w : h->words) line += (line.empty() ? "" : " ") + w;
-    h->outcome = npblu::run_benchmark(*parsed.options, h->comm, h->print_report ? &std::cout : nullptr, line);
+    h->outcome =
+        npblu::run_benchmark(*parsed.options, h->comm.get(), h->print_report ? &std::cout : nullptr, line);
     return NPBLU_OK;
   });
 }
