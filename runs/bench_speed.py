@@ -13,6 +13,12 @@ in the issue tracker (gfortran 12 -O3 -march=native, Open MPI 4.1.4).
 
   runs/bench_speed.py                      # W/1, A/1, A/2, B/2
   runs/bench_speed.py --cases A:1 A:2 --repeats 5 --npb-bin ~/NPB3.4-MPI/bin
+
+Before/after a change of ours: --baseline-lu OTHER/bin/lu runs another build
+of lu alternating with --lu in the same way and prints baseline / ours too
+(> 1: --lu is faster), e.g.
+
+  runs/bench_speed.py --baseline-lu /tmp/lu-before --cases W:1 A:2 --repeats 5
 """
 import argparse
 import os
@@ -55,22 +61,31 @@ def main():
     p.add_argument("--cases", nargs="+", default=["W:1", "A:1", "A:2", "B:2"], help="CLASS:RANKS")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")
+    p.add_argument("--baseline-lu", help="another build's lu, alternated with --lu (before/after a change)")
     a = p.parse_args()
 
-    rows = []
+    rows, baseline_rows = [], []
     for case in a.cases:
         cls, np = case.split(":")
         np = int(np)
-        ours, npb = [], []
-        for _ in range(a.repeats):
+        ours, npb, base = [], [], []
+        for r in range(a.repeats):
+            # Which build goes first alternates too, so a drift favours neither.
+            if a.baseline_lu and r % 2 == 0:
+                base.append(run_ours(a.baseline_lu, cls, np))
             ours.append(run_ours(a.lu, cls, np))
+            if a.baseline_lu and r % 2 == 1:
+                base.append(run_ours(a.baseline_lu, cls, np))
             t_npb = run_npb(a.npb_bin, cls, np) if a.npb_bin else None
             if t_npb is not None:
                 npb.append(t_npb)
         t = statistics.median(ours)
         ref = statistics.median(npb) if npb else RECORDED_NPB_SECONDS.get((cls, np))
         rows.append((cls, np, t, mops(cls, t), ref, "measured" if npb else "recorded"))
-        print(f"  {cls}:{np} ours {[round(x, 2) for x in ours]}  npb {[round(x, 2) for x in npb]}", flush=True)
+        if base:
+            baseline_rows.append((cls, np, statistics.median(base), t))
+        print(f"  {cls}:{np} ours {[round(x, 3) for x in ours]}  npb {[round(x, 2) for x in npb]}"
+              + (f"  baseline {[round(x, 3) for x in base]}" if base else ""), flush=True)
 
     print(f"\n{'class':>5} {'ranks':>5} {'ours s':>9} {'Mop/s':>10} {'Mop/s/rank':>11} {'NPB s':>8} "
           f"{'NPB/ours':>9}  reference")
@@ -78,6 +93,11 @@ def main():
         ratio = f"{ref / t:9.2f}" if ref else f"{'-':>9}"
         refs = f"{ref:8.2f}" if ref else f"{'-':>8}"
         print(f"{cls:>5} {np:>5} {t:9.3f} {m:10.0f} {m / np:11.0f} {refs} {ratio}  {kind if ref else ''}")
+    if baseline_rows:
+        print(f"\n{'class':>5} {'ranks':>5} {'baseline s':>11} {'ours s':>9} {'baseline/ours':>14}"
+              f"   (--baseline-lu {a.baseline_lu}, --lu {a.lu})")
+        for cls, np, tb, t in baseline_rows:
+            print(f"{cls:>5} {np:>5} {tb:11.3f} {t:9.3f} {tb / t:14.3f}")
     by_key = {(c, n): t for c, n, t, *_ in rows}
     for cls in sorted({c for c, *_ in rows}):
         if (cls, 1) in by_key and (cls, 2) in by_key:

@@ -6,8 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Open MPI is the default MPI; MPICH and clang are there for the portability
+# builds of .ci/run (build-mpich, build-clang; see the README).
 packages=(build-essential cmake gfortran pkg-config python3
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
+  mpich libmpich-dev libhdf5-mpich-dev clang
   libeigen3-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-h5py python3-matplotlib)

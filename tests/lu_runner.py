@@ -15,7 +15,11 @@ import subprocess
 import sys
 import time
 
-MPI_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+
+
+def launcher(ctx, np):
+    """mpiexec as CMake found it: MPIEXEC_EXECUTABLE MPIEXEC_NUMPROC_FLAG N MPIEXEC_PREFLAGS."""
+    return [ctx.mpiexec, ctx.np_flag, str(np), *shlex.split(ctx.preflags)]
 
 
 def run_lu(ctx, np, args, timeout, with_json=True):
@@ -23,7 +27,7 @@ def run_lu(ctx, np, args, timeout, with_json=True):
     tag = f"{os.getpid()}_{time.monotonic_ns()}"
     json_path = os.path.join(ctx.workdir, f"lu_{tag}.json")
     extra = ["--quiet", "--json", json_path] if with_json else []
-    cmd = [ctx.mpiexec, *MPI_FLAGS, "-np", str(np), ctx.lu, *args, *extra]
+    cmd = [*launcher(ctx, np), ctx.lu, *args, *extra]
     print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -97,6 +101,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lu", required=True)
     p.add_argument("--mpiexec", required=True)
+    p.add_argument("--np-flag", default="-n", help="CMake's MPIEXEC_NUMPROC_FLAG")
+    p.add_argument("--preflags", default="", help="CMake's MPIEXEC_PREFLAGS, space-separated")
     p.add_argument("--workdir", required=True)
     p.add_argument("--timeout", type=float, default=1500)
     p.add_argument("mode", choices=["verify", "custom", "same-checksum", "bad-input"])

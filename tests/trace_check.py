@@ -11,6 +11,7 @@ plot   --np N -- ARGS   run lu with --trace, render runs/plot_trace.py, check th
 """
 import argparse
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -21,9 +22,15 @@ os.environ["HDF5_USE_FILE_LOCKING"] = "FALSE"
 import h5py  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MPI = ["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+# How launchers tell a process it is rank 0 (Open MPI, MPICH's hydra, PMIx).
+RANK0_ENV = {b"OMPI_COMM_WORLD_RANK=0", b"PMI_RANK=0", b"PMIX_RANK=0"}
 ITERATION_SETS = ["column_begin", "column_end", "compute_seconds", "wait_seconds", "migration_seconds",
                   "emulated_speed", "on_cpu_seconds", "run_delay_seconds"]
+
+
+def launcher(ctx, np):
+    """mpiexec as CMake found it: MPIEXEC_EXECUTABLE MPIEXEC_NUMPROC_FLAG N MPIEXEC_PREFLAGS."""
+    return [ctx.mpiexec, ctx.np_flag, str(np), *shlex.split(ctx.preflags)]
 
 
 def fail(msg):
@@ -88,6 +95,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lu", required=True)
     p.add_argument("--mpiexec", required=True)
+    p.add_argument("--np-flag", default="-n", help="CMake's MPIEXEC_NUMPROC_FLAG")
+    p.add_argument("--preflags", default="", help="CMake's MPIEXEC_PREFLAGS, space-separated")
     p.add_argument("--workdir", required=True)
     p.add_argument("mode", choices=["schema", "kill", "plot"])
     p.add_argument("--np", type=int, default=1)
@@ -98,7 +107,7 @@ def main():
     trace = os.path.join(a.workdir, f"trace_{a.mode}_{os.getpid()}.h5")
     if os.path.exists(trace):
         os.remove(trace)
-    cmd = [a.mpiexec, *MPI, "-np", str(a.np), a.lu, *rest, "--quiet", "--trace", trace]
+    cmd = [*launcher(a, a.np), a.lu, *rest, "--quiet", "--trace", trace]
 
     if a.mode in ("schema", "plot"):
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -136,7 +145,7 @@ def main():
                         env = f.read().split(b"\0")
                 except OSError:
                     continue
-                if trace.encode() in args and args[0].endswith(b"/lu") and b"OMPI_COMM_WORLD_RANK=0" in env:
+                if trace.encode() in args and args[0].endswith(b"/lu") and RANK0_ENV.intersection(env):
                     rank0 = int(pid)
         if rank0 is None:
             proc.kill()

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the build tree into a fresh prefix, then builds the F77 example
+# (interop/examples/legacy_driver.f) and a C program with a plain Makefile
+# that takes npblu's flags from pkg-config, and runs them.
+set -euo pipefail
+build_dir=$1 source_dir=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
+pcdir=$(dirname "$(find "$work/prefix" -name npblu.pc)")
+test -f "$pcdir/npblu-fortran.pc"
+export PKG_CONFIG_PATH="$pcdir"
+echo "pkg-config: npblu $(pkg-config --modversion npblu), npblu-fortran $(pkg-config --modversion npblu-fortran)"
+echo "  --libs npblu-fortran: $(pkg-config --libs npblu-fortran)"
+# The MPI compilers the library was built with (CTest passes CMake's).
+make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory \
+  EXAMPLES="$source_dir/interop/examples" TESTS="$source_dir/tests" \
+  FC="${MPI_Fortran_COMPILER:-mpif77}" CC="${MPI_C_COMPILER:-mpicc}" > "$work/make.log" 2>&1 ||
+  { cat "$work/make.log"; exit 1; }
+# No LD_LIBRARY_PATH: the programs find the installed libraries by their rpath.
+"$work/library_version"
+read -r -a preflags <<<"${MPIEXEC_PREFLAGS:-}"
+"${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver"
