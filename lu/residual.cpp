@@ -4,6 +4,8 @@
 #include <array>
 #include <cstddef>
 
+#include "lu/ivdep.hpp"
+
 namespace npblu {
 namespace {
 
@@ -19,7 +21,8 @@ constexpr int kM = Field5::kComponents;
 // The kernels work on rows of i in structure-of-arrays form: quantity L of
 // point i sits at row[L * ld + i], so every loop over i is unit stride and
 // vectorises. Lanes of one row never overlap, but the compiler cannot prove
-// it for a runtime stride, hence `#pragma GCC ivdep` on those loops.
+// it for a runtime stride, hence NPBLU_IVDEP (lu/ivdep.hpp: GCC's ivdep,
+// clang's assume_safety) on those loops.
 //
 // A "plain" row holds the five conserved variables (lane m = component m).
 // A "derived" row holds what the fluxes need besides them, computed with one
@@ -83,7 +86,7 @@ void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, st
     const double* __restrict row = u.row(k, j);
     double* __restrict out = plain + std::size_t(k - k_begin) * kM * ld;
     for (int m = 0; m < kM; ++m) {
-#pragma GCC ivdep
+NPBLU_IVDEP
       for (int i = 0; i < nx; ++i) out[m * ld + i] = row[kM * i + m];
     }
   }
@@ -91,7 +94,7 @@ void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, st
 
 /// Fills a derived row from a plain row.
 void derive_row(const double* __restrict plain, int nx, std::size_t ld, double* __restrict derived) {
-#pragma GCC ivdep
+NPBLU_IVDEP
   for (int i = 0; i < nx; ++i) {
     const double rho = plain[i];
     const double mx = plain[1 * ld + i];
@@ -200,7 +203,7 @@ void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mi
   const double* __restrict mid_derived = mid.derived;
   const double* __restrict hi_plain = hi.plain;
   const double* __restrict hi_derived = hi.derived;
-#pragma GCC ivdep
+NPBLU_IVDEP
   for (int i = 1; i < nx - 1; ++i) {
     const Flux in_lo = inviscid_flux<D>(lo_plain, lo_derived, ld, i);
     const Flux in_hi = inviscid_flux<D>(hi_plain, hi_derived, ld, i);
@@ -273,7 +276,7 @@ void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
                                  double* __restrict acc) {
   for (int m = 0; m < kM; ++m) {
     const std::size_t o = m * ld;
-#pragma GCC ivdep
+NPBLU_IVDEP
     for (int i = 1; i < nx - 1; ++i) {
       double along_eta = 0.0, along_zeta = 0.0;
       for (int d = 0; d < 5; ++d) {
