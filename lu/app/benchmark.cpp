@@ -104,7 +104,7 @@ std::string read_weights_file(const std::string& path, MPI_Comm comm) {
     if (std::filesystem::is_directory(path, ec)) {
       problem = "--weights @FILE: " + quote_value(path) + " is a directory, not a weights file";
     } else if (!in) {
-      problem = "cannot read weights file " + quote_value(path);
+      problem = "--weights @FILE: cannot read weights file " + quote_value(path);
     } else {
       buffer << in.rdbuf();  // an empty file leaves "", refused by parse_weight_file
       text = buffer.str();
@@ -123,7 +123,11 @@ std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx)
   std::vector<double> weights = spec.values;
   if (!spec.file.empty()) {
     const std::string text = read_weights_file(spec.file, ctx.comm);
-    weights = as_run_error([&] { return parse_weight_file(text, spec.file); });
+    try {
+      weights = parse_weight_file(text, spec.file);  // the same text, and verdict, on every rank
+    } catch (const std::invalid_argument& e) {
+      throw RunError("--weights @FILE: " + one_line_message(e.what()));
+    }
   }
   if (static_cast<int>(weights.size()) != ctx.ranks) {
     throw RunError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +

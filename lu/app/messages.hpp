@@ -43,7 +43,8 @@ inline std::string one_line_message(std::string_view message) {
   std::size_t i = 0;
   while (i < message.size()) {
     const std::size_t close = message[i] == '\'' ? message.find('\'', i + 1) : std::string_view::npos;
-    if (close != std::string_view::npos && close - i - 1 > kEchoedValueLength &&
+    // (+ 3: leave a value quote_value has already cut alone)
+    if (close != std::string_view::npos && close - i - 1 > kEchoedValueLength + 3 &&
         message.substr(i + 1, close - i - 1).find(' ') == std::string_view::npos) {
       out += quote_value(message.substr(i + 1, close - i - 1));
       i = close + 1;

@@ -72,13 +72,16 @@ std::vector<int> to_int_list(std::string_view option, std::string_view value) {
   return values;
 }
 
-// Runs a parser from balance/ or lu/ (std::invalid_argument naming the option) as a UsageError.
+// Runs a parser from balance/ or lu/ (std::invalid_argument) as a UsageError
+// whose message names the option.
 template <class F>
-auto parsed_by(F&& parse) {
+auto parsed_by(std::string_view option, F&& parse) {
   try {
     return parse();
   } catch (const std::invalid_argument& e) {
-    throw UsageError(one_line_message(e.what()));
+    const std::string what = one_line_message(e.what());
+    const std::string named = "--" + std::string(option);
+    throw UsageError(what.rfind(named, 0) == 0 ? what : named + ": " + what);
   }
 }
 
@@ -135,14 +138,14 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) { c.placement.columns = to_int_list(o, v); }},
       {{"weights", "", false, "SPEC",
         "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate"},
-       [](RunConfig& c, auto, auto v) {
-         c.placement.weights = parsed_by([&] { return WeightSpec::parse(text_of(v)); });
+       [](RunConfig& c, auto o, auto v) {
+         c.placement.weights = parsed_by(o, [&] { return WeightSpec::parse(text_of(v)); });
        }},
       {{"emulate-speeds", "", false, "SPEC",
         "Emulated relative speed per rank in [0.01, 1], e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 "
         "on)"},
-       [](RunConfig& c, auto, auto v) {
-         c.emulation = parsed_by([&] { return SpeedSchedule::parse(text_of(v)); });
+       [](RunConfig& c, auto o, auto v) {
+         c.emulation = parsed_by(o, [&] { return SpeedSchedule::parse(text_of(v)); });
        }},
       {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
        [](RunConfig& c, auto o, auto v) {
@@ -385,7 +388,7 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
                      std::to_string(kMinimumColumnWidth) + " columns each (at most " +
                      std::to_string(max_ranks) + " ranks)");
   }
-  parsed_by([&] {
+  parsed_by("emulate-speeds", [&] {
     config.emulation.check_ranks(ranks);
     return 0;
   });
@@ -401,7 +404,7 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
     throw UsageError("--columns gives " + std::to_string(columns.size()) + " widths but the run has " +
                      std::to_string(ranks) + " ranks");
   }
-  parsed_by([&] { return Partition::from_widths(g.interior_columns(), columns); });
+  parsed_by("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
 }
 
 std::string check_trace_path(const fs::path& path, bool overwrite) {
