@@ -24,7 +24,8 @@ static void expect(int ok, const char* what, const npblu_solver* h) {
 /* A setter call that must be refused with NPBLU_ERROR_ARGUMENT and a message containing `text`. */
 static void expect_refused(npblu_solver* h, int status, const char* call, const char* text) {
   char what[512];
-  snprintf(what, sizeof what, "%s: expected NPBLU_ERROR_ARGUMENT and \"%s\", got status %d", call, text, status);
+  snprintf(what, sizeof what, "%s: expected NPBLU_ERROR_ARGUMENT and \"%s\", got status %d", call, text,
+           status);
   expect(status == NPBLU_ERROR_ARGUMENT && strstr(npblu_error_message(h), text) != NULL, what, h);
   if (rank == 0 && status == NPBLU_ERROR_ARGUMENT) printf("refused %-48s %s\n", call, npblu_error_message(h));
 }
@@ -77,10 +78,13 @@ static void bad_values_refused_at_the_call(npblu_solver* h) {
   expect_refused(h, npblu_set_option(h, NULL, "1"), "set_option(NULL, \"1\")", "option name missing");
   expect_refused(h, npblu_set_class(h, '\0'), "set_class('\\0')", "unknown class (character code 0)");
   expect_refused(h, npblu_set_class(h, 'Q'), "set_class('Q')", "unknown class 'Q'");
-  expect_refused(h, npblu_set_size(h, 12, 12, 12, 3, 0.0), "set_size(dt = 0)", "--dt must be a positive number");
-  expect_refused(h, npblu_set_size(h, 12, 12, 12, 3, NAN), "set_size(dt = nan)", "--dt must be a positive number");
+  expect_refused(h, npblu_set_size(h, 12, 12, 12, 3, 0.0), "set_size(dt = 0)",
+                 "--dt must be a positive number");
+  expect_refused(h, npblu_set_size(h, 12, 12, 12, 3, NAN), "set_size(dt = nan)",
+                 "--dt must be a positive number");
   expect_refused(h, npblu_set_size(h, 12, 3, 12, 3, 0.5), "set_size(ny = 3)", "--size 12 3 12");
-  expect_refused(h, npblu_set_size(h, 12, 12, 12, 0, 0.5), "set_size(iterations = 0)", "--iterations must be at least 1");
+  expect_refused(h, npblu_set_size(h, 12, 12, 12, 0, 0.5), "set_size(iterations = 0)",
+                 "--iterations must be at least 1");
   /* Flags: the accepted spellings, and "yes" is not mistaken for anything else. */
   const char* flags[] = {"", "1", "0", "true", "false", "yes", "no", "on", "off", "YES"};
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; ++i) {
@@ -149,7 +153,8 @@ static void run_errors_reach_every_rank(const char* workdir) {
   expect(status == NPBLU_ERROR_RUN && same_everywhere(status) &&
              strstr(npblu_error_message(h), "writing the trace failed"),
          "a mid-run trace failure returned NPBLU_ERROR_RUN on every rank", h);
-  if (rank == 0 && status == NPBLU_ERROR_RUN) printf("mid-run failure on every rank: %s\n", npblu_error_message(h));
+  if (rank == 0 && status == NPBLU_ERROR_RUN)
+    printf("mid-run failure on every rank: %s\n", npblu_error_message(h));
   /* The handle and the communicator stay usable. */
   int verified = 0;
   status = npblu_run(h);
