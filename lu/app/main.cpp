@@ -75,5 +75,9 @@ int main(int argc, char** argv) {
     std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << " (rank " << rank << ")" << std::endl;
     MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
     return kExitRunFailed;
+  } catch (...) {
+    std::cerr << "lu: error: unknown exception" << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+    return kExitRunFailed;
   }
 }
