@@ -9,7 +9,7 @@
 namespace npblu {
 
 /// Longest part of a value echoed in a message.
-inline constexpr std::size_t kEchoedValueLength = 60;
+inline constexpr std::size_t kEchoedValueLength = 120;  // whole paths of a deep tree, not a 100 kB list
 /// Longest message line (a safety net for messages built elsewhere).
 inline constexpr std::size_t kMessageLength = 400;
 

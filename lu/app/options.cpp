@@ -25,7 +25,7 @@ void register_options(CLI::App& app, CollectedText& text) {
     if (o.flag) {
       app.add_flag(names, help);
     } else if (o.name == "size") {
-      app.add_option(names, text.sizes[o.name], help)->expected(3)->type_name(std::string(o.value_name));
+      app.add_option(names, text.sizes[o.name], help)->expected(3)->type_name("N");  // "N x 3"
     } else {
       app.add_option(names, text.values[o.name], help)->type_name(std::string(o.value_name));
     }
