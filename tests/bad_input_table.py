@@ -4,11 +4,15 @@
   bad_input_table.py --lu LU --mpiexec MPIEXEC [--numproc-flag -n] [--mpiexec-preflags "..."]
                      --workdir DIR --table FILE (--case NAME | --all)
   bad_input_table.py ... mid-run --np N --fail-at IT -- ARGS
+  bad_input_table.py ... disk-full --np N -- ARGS
 
 For every case: exit status 2 on every rank (each rank runs under a small sh wrapper that
 prints its own exit status), exactly one "lu: error:" line on stderr that contains the
 table's text, no backtrace or signal, nothing computed (no report header on stdout), a
 one-line message of readable length, and under 10 s.
+
+disk-full: the same with a real full file system: a 128 kB tmpfs mounted for the test (needs
+root and mount; exits 77, "skipped", where it cannot mount), filled by the trace of a long run.
 
 mid-run: a trace write made to fail on rank 0 at iteration IT (the test-only fault
 injection NPBLU_TEST_FAIL_TRACE_AT, see lu/app/trace_writer.hpp): exit status 3 on every
@@ -84,7 +88,7 @@ def rank_statuses(proc):
     return [(int(s), int(ms)) for s, ms in re.findall(r"^npblu-rank-exit (\d+) (\d+)$", proc.stderr, re.MULTILINE)]
 
 
-def check_refused(proc, elapsed, np, expect, status=2):
+def check_refused(proc, elapsed, np, expect, status=2, time_limit=TIME_LIMIT):
     ranks = rank_statuses(proc)
     statuses = [s for s, _ in ranks]
     elapsed = max([ms / 1000 for _, ms in ranks], default=elapsed)
@@ -101,8 +105,8 @@ def check_refused(proc, elapsed, np, expect, status=2):
         fail(f"the error line is {len(errors[0])} characters long", proc)
     if BACKTRACE.search(proc.stderr):
         fail("a backtrace or a signal on stderr", proc)
-    if elapsed > TIME_LIMIT:
-        fail(f"took {elapsed:.1f} s (limit {TIME_LIMIT} s)", proc)
+    if time_limit is not None and elapsed > time_limit:
+        fail(f"took {elapsed:.1f} s (limit {time_limit} s)", proc)
     return errors[0], elapsed
 
 
@@ -132,6 +136,30 @@ def run_mid_run(ctx, np, fail_at, args):
     return trace
 
 
+SKIPPED = 77
+
+
+def run_disk_full(ctx, np, args):
+    import tempfile
+    mount_point = tempfile.mkdtemp(prefix="npblu_full_")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", mount_point],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        os.rmdir(mount_point)
+        print("skipped: cannot mount a small tmpfs here:", mounted.stderr.strip())
+        sys.exit(SKIPPED)
+    try:
+        proc, elapsed = launch(ctx, np, args + ["--quiet", "--trace", os.path.join(mount_point, "t.h5")])
+        # (it computes until the disk is full: no time limit but the test's)
+        line, _ = check_refused(proc, 0.0, np, "writing the trace failed", status=3, time_limit=None)
+        if "Verification" in proc.stdout:
+            fail("the run went on to the end after the failure", proc)
+        print(f"full file system: every rank exited 3 after {elapsed:.1f} s: {line}")
+    finally:
+        subprocess.run(["umount", mount_point])
+        os.rmdir(mount_point)
+
+
 def check_trace_prefix(trace, flush, fail_at):
     """The file on disk holds every iteration up to the last flush before the failure."""
     import h5py  # Debian's python3-h5py
@@ -156,12 +184,15 @@ def main():
     p.add_argument("--np", type=int, default=2)
     p.add_argument("--fail-at", type=int, default=0)
     p.add_argument("--trace-flush", type=int, default=0)
-    p.add_argument("mode", nargs="?", choices=["table", "mid-run"], default="table")
+    p.add_argument("mode", nargs="?", choices=["table", "mid-run", "disk-full"], default="table")
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     ctx.workdir = os.path.abspath(ctx.workdir)
     make_fixtures(ctx.workdir)
+    if ctx.mode == "disk-full":
+        run_disk_full(ctx, ctx.np, rest)
+        return
     if ctx.mode == "mid-run":
         trace = run_mid_run(ctx, ctx.np, ctx.fail_at, rest + ["--trace-flush", str(ctx.trace_flush)])
         check_trace_prefix(trace, ctx.trace_flush, ctx.fail_at)

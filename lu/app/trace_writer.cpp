@@ -1,6 +1,8 @@
 #include "lu/app/trace_writer.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "lu/app/run_config.hpp"
@@ -9,8 +11,12 @@ namespace npblu {
 
 namespace {
 
+// The system's reason, when HDF5's failure came from a system call (a full
+// disk: "No space left on device"); callers clear errno before HDF5 calls.
+std::string system_reason() { return errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""; }
+
 void check(herr_t status, const char* what) {
-  if (status < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what);
+  if (status < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what + system_reason());
 }
 
 hid_t check_id(hid_t id, const char* what) {
@@ -172,6 +178,7 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
 TraceWriter::~TraceWriter() = default;
 
 void TraceWriter::append(const RunHistory& rows, int first_iteration) {
+  errno = 0;
   const hsize_t n = rows.iterations(), p = ranks_;
   if (fail_at_ && first_iteration + static_cast<int>(n) > *fail_at_) {
     throw std::runtime_error("HDF5 failure: write (test fault injection NPBLU_TEST_FAIL_TRACE_AT=" +
@@ -204,6 +211,9 @@ void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
   moves_written_ += it.size();
 }
 
-void TraceWriter::flush() { check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush"); }
+void TraceWriter::flush() {
+  errno = 0;
+  check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush");
+}
 
 }  // namespace npblu
