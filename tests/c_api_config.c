@@ -4,6 +4,7 @@
  * write made to fail by the test-only NPBLU_TEST_FAIL_TRACE_AT) come back
  * from npblu_run as an error on every rank, and the handle stays usable.
  * Run on 2 ranks: c_api_config WORKDIR */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
