@@ -98,16 +98,20 @@ std::string read_weights_file(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::string text, problem;
   if (rank == 0) {
+    // One weight per rank fits in far less; the cap keeps /dev/zero from filling memory.
+    constexpr std::size_t kMaxWeightsFile = 64 << 20;
     std::error_code ec;
     std::ifstream in(path);
-    std::stringstream buffer;
     if (std::filesystem::is_directory(path, ec)) {
       problem = "--weights @FILE: " + quote_value(path) + " is a directory, not a weights file";
     } else if (!in) {
       problem = "--weights @FILE: cannot read weights file " + quote_value(path);
     } else {
-      buffer << in.rdbuf();  // an empty file leaves "", refused by parse_weight_file
-      text = buffer.str();
+      text.resize(kMaxWeightsFile + 1);
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      text.resize(static_cast<std::size_t>(in.gcount()));  // an empty file leaves "": "holds no weights"
+      if (text.size() > kMaxWeightsFile)
+        problem = "--weights @FILE: " + quote_value(path) + " is larger than 64 MB";
     }
   }
   agree(problem.empty(), problem, comm);
