@@ -66,7 +66,8 @@ WeightSpec WeightSpec::parse(const std::string& spec) {
     w.file = spec.substr(1);
     if (w.file.empty()) throw std::invalid_argument("--weights @FILE: missing file name");
   } else if (!spec.empty() && (std::isdigit(static_cast<unsigned char>(spec[0])) || spec[0] == '.' ||
-                               spec[0] == '-' || spec[0] == '+')) {
+                               spec[0] == '-' || spec[0] == '+' ||
+                               parse_double(spec.substr(0, spec.find(','))))) {  // nan, inf: a list, refused below
     w.source = WeightSource::list;
     w.values = parse_weight_list(spec, "--weights");
   } else {

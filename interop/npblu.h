@@ -47,7 +47,8 @@ extern "C" {
 enum npblu_status {
   NPBLU_OK = 0,
   NPBLU_ERROR_ARGUMENT = 1, /* a bad argument: null pointer, unknown class or option, bad value */
-  NPBLU_ERROR_RUN = 2,      /* the run could not start (bad combination, too many ranks, I/O, memory) */
+  NPBLU_ERROR_RUN = 2,      /* the run could not start (bad combination, too many ranks, I/O, memory)
+                               or failed after it started (a trace or report write); on every rank */
   NPBLU_ERROR_NO_RESULT = 3 /* a result was asked for before a successful npblu_run */
 };
 
@@ -67,7 +68,10 @@ NPBLU_API int npblu_set_class(npblu_solver* handle, char problem_class);
 NPBLU_API int npblu_set_size(npblu_solver* handle, int nx, int ny, int nz, int iterations, double dt);
 /* Any option of the lu command line, without its dashes: "balance" "diffusive", "weights" "2,1",
  * "emulate-speeds" "1,0.5", "trace" "run.h5", "trace-overwrite" "", "columns" "3,5,2", "quiet" "",
- * "json" "r.json", "balance-every" "5", ... Checked when the run starts. */
+ * "json" "r.json", "balance-every" "5", ... Converted and checked at the call: an unknown name or a
+ * bad value returns NPBLU_ERROR_ARGUMENT (and leaves the handle as it was). Flags ("quiet",
+ * "trace-overwrite") take "" or NULL, "1"/"0", "true"/"false", "yes"/"no", "on"/"off". Combinations
+ * (an option of another mode, --columns with --weights) are checked by npblu_run. */
 NPBLU_API int npblu_set_option(npblu_solver* handle, const char* name, const char* value);
 /* Whether rank 0 prints the NPB report to stdout (default 1). */
 NPBLU_API int npblu_set_report(npblu_solver* handle, int print);

@@ -1,5 +1,7 @@
-// The C API over run_benchmark: options collected as command-line words and
-// checked by the same parser as the lu command, so both accept the same.
+// The C API over run_benchmark: every setter converts its arguments once,
+// at the call, into the same typed RunConfig the lu command line fills
+// (lu/app/run_config.hpp), so both accept and refuse the same values and a
+// bad one is reported by the call that gave it.
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -10,13 +12,14 @@
 
 #include "interop/npblu.h"
 #include "lu/app/benchmark.hpp"
-#include "lu/app/options.hpp"
+#include "lu/app/messages.hpp"
+#include "lu/app/run_config.hpp"
 #include "lu/communicator.hpp"
 
 struct npblu_solver {
-  npblu::Communicator comm;                 // ours: a duplicate of the caller's
-  std::vector<std::string> words{"npblu"};  // the problem and options, as lu's command line
-  bool has_problem = false;
+  npblu::Communicator comm;  // ours: a duplicate of the caller's
+  npblu::RunConfig config;
+  std::string settings;  // what was set, for the trace's command_line attribute
   bool print_report = true;
   std::optional<npblu::BenchmarkOutcome> outcome;
   std::string error;
@@ -25,7 +28,7 @@ struct npblu_solver {
 namespace {
 
 int fail(npblu_solver* h, int status, std::string message) {
-  h->error = std::move(message);
+  h->error = npblu::one_line_message(message);
   return status;
 }
 
@@ -53,24 +56,6 @@ int result(const npblu_solver* h, const void* out, F&& f) {
   }
   f(*h->outcome);
   return NPBLU_OK;
-}
-
-// Drops an earlier problem definition so the last one given counts.
-void clear_problem(npblu_solver* h) {
-  std::vector<std::string> kept{h->words[0]};
-  for (std::size_t i = 1; i < h->words.size(); ++i) {
-    const std::string& w = h->words[i];
-    if (w == "--class") {
-      ++i;
-    } else if (w == "--size") {
-      i += 3;
-    } else if (w == "--iterations" || w == "--dt") {
-      ++i;
-    } else {
-      kept.push_back(w);
-    }
-  }
-  h->words = std::move(kept);
 }
 
 }  // namespace
@@ -119,23 +104,24 @@ int npblu_destroy(npblu_solver** handle) {
 
 int npblu_set_class(npblu_solver* h, char problem_class) {
   return guarded(h, [&]() -> int {
-    if (!npblu::find_problem_class(problem_class)) {
-      return fail(h, NPBLU_ERROR_ARGUMENT,
-                  std::string("unknown class '") + problem_class + "' (expected one of S W A B C D E F)");
-    }
-    clear_problem(h);
-    h->words.insert(h->words.end(), {"--class", std::string(1, problem_class)});
-    h->has_problem = true;
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_class(changed, problem_class);
+    h->config = std::move(changed);
+    h->settings += std::string(" class=") + problem_class;
     return NPBLU_OK;
   });
 }
 
 int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, double dt) {
   return guarded(h, [&]() -> int {
-    clear_problem(h);
-    h->words.insert(h->words.end(), {"--size", std::to_string(nx), std::to_string(ny), std::to_string(nz),
-                                     "--iterations", std::to_string(iterations), "--dt", std::to_string(dt)});
-    h->has_problem = true;
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_size(changed, {nx, ny, nz});
+    npblu::set_iterations(changed, iterations);
+    npblu::set_dt(changed, dt);  // exactly as given: no text in between
+    h->config = std::move(changed);
+    h->settings += " size=" + std::to_string(nx) + "," + std::to_string(ny) + "," + std::to_string(nz);
     return NPBLU_OK;
   });
 }
@@ -143,8 +129,8 @@ int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, doub
 int npblu_set_option(npblu_solver* h, const char* name, const char* value) {
   return guarded(h, [&]() -> int {
     if (!name || !*name) return fail(h, NPBLU_ERROR_ARGUMENT, "option name missing");
-    h->words.push_back(std::string("--") + name);
-    if (value && *value) h->words.emplace_back(value);
+    npblu::set_option(h->config, name, value ? value : "");
+    h->settings += std::string(" ") + name + "=" + (value ? value : "");
     return NPBLU_OK;
   });
 }
@@ -159,18 +145,10 @@ int npblu_set_report(npblu_solver* h, int print) {
 int npblu_run(npblu_solver* h) {
   return guarded(h, [&]() -> int {
     h->outcome.reset();
-    if (!h->has_problem)
+    if (!h->config.problem.problem_class && !h->config.problem.size)
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
-    std::vector<const char*> argv;
-    for (const auto& w : h->words) argv.push_back(w.c_str());
-    const auto parsed = npblu::parse_command_line(static_cast<int>(argv.size()), argv.data());
-    if (!parsed.options) return fail(h, NPBLU_ERROR_ARGUMENT, "help was asked for");
-    int rank = 0;
-    MPI_Comm_rank(h->comm.get(), &rank);
-    std::string line;
-    for (const auto& w : h->words) line += (line.empty() ? "" : " ") + w;
-    h->outcome =
-        npblu::run_benchmark(*parsed.options, h->comm.get(), h->print_report ? &std::cout : nullptr, line);
+    h->outcome = npblu::run_benchmark(h->config, h->comm.get(), h->print_report ? &std::cout : nullptr,
+                                      "npblu" + h->settings);
     return NPBLU_OK;
   });
 }
@@ -224,7 +202,7 @@ const char* npblu_status_string(int status) {
     case NPBLU_ERROR_ARGUMENT:
       return "bad argument";
     case NPBLU_ERROR_RUN:
-      return "the run could not start";
+      return "the run could not start, or failed";
     case NPBLU_ERROR_NO_RESULT:
       return "no result yet";
     default:

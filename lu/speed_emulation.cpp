@@ -11,64 +11,93 @@ namespace npblu {
 
 namespace {
 
-std::vector<double> parse_speeds(const std::string& text, int ranks, const std::string& spec) {
+std::string quoted(const std::string& spec) {
+  constexpr std::size_t kShown = 60;  // a readable one-line message, whatever was given
+  return "'" + (spec.size() > kShown ? spec.substr(0, kShown) + "..." : spec) + "'";
+}
+
+std::vector<double> parse_speeds(const std::string& text, const std::string& spec) {
   std::vector<double> speeds;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
     const std::optional<double> s = parse_double(item);
-    if (!s) throw std::invalid_argument("--emulate-speeds '" + spec + "': '" + item + "' is not a number");
-    if (!(*s > 0.0 && *s <= 1.0)) {
-      throw std::invalid_argument("--emulate-speeds '" + spec + "': speed " + item +
-                                  " is outside (0, 1] (emulation can only slow a rank down)");
+    if (!s)
+      throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": " + quoted(item) +
+                                  " is not a number");
+    if (!(*s >= kMinimumEmulatedSpeed && *s <= 1.0)) {
+      throw std::invalid_argument(
+          "--emulate-speeds " + quoted(spec) + ": speed " + quoted(item) +
+          " is outside [0.01, 1] (emulation can only slow a rank down, at most 100x)");
     }
     speeds.push_back(*s);
   }
   if (text.empty() || text.back() == ',') {
-    throw std::invalid_argument("--emulate-speeds '" + spec + "': empty speed list");
-  }
-  if (static_cast<int>(speeds.size()) != ranks) {
-    throw std::invalid_argument("--emulate-speeds '" + spec + "' gives " + std::to_string(speeds.size()) +
-                                " speeds but the run has " + std::to_string(ranks) + " ranks");
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": empty speed list");
   }
   return speeds;
 }
 
+// "@N:" of a segment after the first; returns N and strips the prefix from `part`.
+int parse_segment_start(std::string& part, int previous, const std::string& spec) {
+  const auto colon = part.find(':');
+  if (part.empty() || part[0] != '@' || colon == std::string::npos) {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": segment " + quoted(part) +
+                                " is not of the form @ITERATION:SPEEDS");
+  }
+  const std::string number = part.substr(1, colon - 1);
+  const std::optional<int> from = parse_int(number);
+  if (!from || *from <= previous) {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": '@" + number +
+                                "' must be an iteration number after the previous segment's");
+  }
+  part = part.substr(colon + 1);
+  return *from;
+}
+
 }  // namespace
 
-SpeedSchedule SpeedSchedule::parse(const std::string& spec, int ranks) {
+SpeedSchedule SpeedSchedule::parse(const std::string& spec) {
   SpeedSchedule s;
   s.spec_ = spec;
+  if (spec.empty()) throw std::invalid_argument("--emulate-speeds: empty schedule");
+  if (spec.back() == ';') {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": ends with ';' (an empty segment)");
+  }
+  if (spec[0] == '@') {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": must start with the initial speeds");
+  }
   std::stringstream in(spec);
   std::string part;
-  bool first = true;
   while (std::getline(in, part, ';')) {
     Segment seg;
-    if (first) {
-      if (!part.empty() && part[0] == '@') {
-        throw std::invalid_argument("--emulate-speeds '" + spec + "': must start with the initial speeds");
-      }
-    } else {
-      const auto colon = part.find(':');
-      if (part.empty() || part[0] != '@' || colon == std::string::npos) {
-        throw std::invalid_argument("--emulate-speeds '" + spec + "': segment '" + part +
-                                    "' is not of the form @ITERATION:SPEEDS");
-      }
-      const std::string number = part.substr(1, colon - 1);
-      const std::optional<int> from = parse_int(number);
-      if (!from || *from <= s.segments_.back().from_iteration) {
-        throw std::invalid_argument("--emulate-speeds '" + spec + "': '@" + number +
-                                    "' must be an iteration number after the previous segment's");
-      }
-      seg.from_iteration = *from;
-      part = part.substr(colon + 1);
+    if (!s.segments_.empty())
+      seg.from_iteration = parse_segment_start(part, s.segments_.back().from_iteration, spec);
+    seg.speeds = parse_speeds(part, spec);
+    if (!s.segments_.empty() && seg.speeds.size() != s.segments_.front().speeds.size()) {
+      throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": segment from iteration " +
+                                  std::to_string(seg.from_iteration) + " gives " +
+                                  std::to_string(seg.speeds.size()) + " speeds, the first " +
+                                  std::to_string(s.segments_.front().speeds.size()));
     }
-    seg.speeds = parse_speeds(part, ranks, spec);
     s.segments_.push_back(std::move(seg));
-    first = false;
   }
-  if (s.segments_.empty()) throw std::invalid_argument("--emulate-speeds: empty schedule");
   return s;
+}
+
+SpeedSchedule SpeedSchedule::parse(const std::string& spec, int ranks) {
+  SpeedSchedule s = parse(spec);
+  s.check_ranks(ranks);
+  return s;
+}
+
+void SpeedSchedule::check_ranks(int ranks) const {
+  if (!active()) return;
+  const auto given = segments_.front().speeds.size();
+  if (static_cast<int>(given) != ranks) {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec_) + " gives " + std::to_string(given) +
+                                " speeds but the run has " + std::to_string(ranks) + " ranks");
+  }
 }
 
 double SpeedSchedule::speed(int rank, int iteration) const {

@@ -16,6 +16,10 @@ ParsedCommandLine parse(std::vector<std::string> args) {
   return parse_command_line(static_cast<int>(argv.size()), argv.data());
 }
 
+Problem problem_of(std::vector<std::string> args) {
+  return resolve_problem(parse(std::move(args)).options->problem);
+}
+
 std::string error_of(std::vector<std::string> args) {
   try {
     parse(std::move(args));
@@ -29,44 +33,55 @@ std::string error_of(std::vector<std::string> args) {
 
 TEST(Options, ClassByFlagOrPosition) {
   for (const auto& args : {std::vector<std::string>{"--class", "A"}, {"A"}, {"a"}, {"-c", "A"}}) {
-    const auto o = *parse(args).options;
-    EXPECT_EQ(o.problem_class, 'A');
-    EXPECT_EQ(o.grid, (GridSize{64, 64, 64}));
-    EXPECT_EQ(o.iterations, 250);
-    EXPECT_EQ(o.dt, 2.0);
-    EXPECT_TRUE(o.reference.has_value());
+    const auto p = problem_of(args);
+    EXPECT_EQ(p.problem_class, 'A');
+    EXPECT_EQ(p.grid, (GridSize{64, 64, 64}));
+    EXPECT_EQ(p.iterations, 250);
+    EXPECT_EQ(p.dt, 2.0);
+    EXPECT_TRUE(p.reference.has_value());
   }
 }
 
 TEST(Options, CustomSizeIsClassU) {
-  const auto o = *parse({"--size", "10", "14", "8", "--iterations", "5", "--dt", "0.5"}).options;
-  EXPECT_EQ(o.problem_class, 'U');
-  EXPECT_EQ(o.grid, (GridSize{10, 14, 8}));
-  EXPECT_EQ(o.iterations, 5);
-  EXPECT_FALSE(o.reference);
+  const auto p = problem_of({"--size", "10", "14", "8", "--iterations", "5", "--dt", "0.5"});
+  EXPECT_EQ(p.problem_class, 'U');
+  EXPECT_EQ(p.grid, (GridSize{10, 14, 8}));
+  EXPECT_EQ(p.iterations, 5);
+  EXPECT_FALSE(p.reference);
 }
 
 TEST(Options, OverridingAClassMakesItCustom) {
-  const auto o = *parse({"S", "--iterations", "3"}).options;
-  EXPECT_EQ(o.problem_class, 'U');
-  EXPECT_EQ(o.grid, (GridSize{12, 12, 12}));
-  EXPECT_EQ(o.iterations, 3);
-  EXPECT_FALSE(o.reference);
+  const auto p = problem_of({"S", "--iterations", "3"});
+  EXPECT_EQ(p.problem_class, 'U');
+  EXPECT_EQ(p.grid, (GridSize{12, 12, 12}));
+  EXPECT_EQ(p.iterations, 3);
+  EXPECT_FALSE(p.reference);
   // Restating the class's own values keeps it verifiable.
-  EXPECT_EQ(parse({"S", "--iterations", "50"}).options->problem_class, 'S');
+  EXPECT_EQ(problem_of({"S", "--iterations", "50"}).problem_class, 'S');
 }
 
-TEST(Options, ColumnsJsonQuiet) {
-  const auto o = *parse({"S", "--columns", "3,5,2", "--json", "out.json", "--quiet"}).options;
-  EXPECT_EQ(o.columns, (std::vector<int>{3, 5, 2}));
-  EXPECT_EQ(o.json_path, "out.json");
-  EXPECT_TRUE(o.quiet);
+TEST(Options, TypedValues) {
+  const auto o = *parse({"S", "--columns", "3,5,2", "--json", "out.json", "--quiet", "--balance", "diffusive",
+                         "--balance-every", "3", "--emulate-speeds", "1,1;@4:1,0.5", "--trace", "t.h5",
+                         "--trace-flush", "2"})
+                      .options;
+  EXPECT_EQ(o.placement.columns, (std::vector<int>{3, 5, 2}));
+  EXPECT_EQ(o.output.json, "out.json");
+  EXPECT_EQ(o.output.trace, "t.h5");
+  EXPECT_EQ(o.output.trace_flush_every, 2);
+  EXPECT_TRUE(o.output.quiet);
+  EXPECT_EQ(o.balance.mode, BalanceMode::diffusive);
+  EXPECT_EQ(o.balance.diffusive.every, 3);
+  ASSERT_TRUE(o.emulation.active());
+  EXPECT_EQ(o.emulation.speed(1, 4), 0.5);
+  EXPECT_EQ(o.placement.weights.source, WeightSource::equal);
 }
 
 TEST(Options, HelpIsNotAnError) {
   const auto p = parse({"--help"});
   EXPECT_FALSE(p.options);
   EXPECT_NE(p.help.find("--columns"), std::string::npos);
+  EXPECT_NE(p.help.find("--emulate-speeds"), std::string::npos);
 }
 
 TEST(Options, BadInputNamesTheProblem) {
@@ -80,14 +95,11 @@ TEST(Options, BadInputNamesTheProblem) {
   EXPECT_NE(error_of({"S", "--columns", "3,,2"}).find("not a comma-separated list"), std::string::npos);
   EXPECT_NE(error_of({"S", "--columns", "3,5,"}).find("not a comma-separated list"), std::string::npos);
   EXPECT_NE(error_of({"S", "--columns", "3.5"}).find("not a comma-separated list"), std::string::npos);
+  EXPECT_NE(error_of({"S", "--columns", ""}).find("--columns"), std::string::npos);
   EXPECT_NE(error_of({}).find("no problem given"), std::string::npos);
   EXPECT_NE(error_of({"S", "--bogus"}), "");
   EXPECT_NE(error_of({"--class", "S", "W"}).find("class given twice"), std::string::npos);
-}
-
-TEST(Options, IntList) {
-  EXPECT_EQ(parse_int_list("7", "x"), (std::vector<int>{7}));
-  EXPECT_EQ(parse_int_list("1,-2,30", "x"), (std::vector<int>{1, -2, 30}));
-  EXPECT_THROW(parse_int_list("", "x"), UsageError);
-  EXPECT_THROW(parse_int_list("1 ,2", "x"), UsageError);
+  EXPECT_NE(
+      error_of({"S", "--balance-every", "2"}).find("--balance-every only applies with --balance diffusive"),
+      std::string::npos);
 }

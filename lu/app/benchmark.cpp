@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <climits>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "balance/node_probes.hpp"
 #include "balance/partition.hpp"
 #include "balance/weights.hpp"
+#include "lu/app/messages.hpp"
 #include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
 #include "lu/app/trace_writer.hpp"
@@ -23,6 +23,20 @@
 namespace npblu {
 
 namespace {
+
+/// What every step of a run needs to know.
+struct RunContext {
+  const RunConfig& config;
+  Problem problem;
+  SolverConfig solver_config;
+  MPI_Comm comm;
+  int rank = 0;
+  int ranks = 1;
+  std::ostream* out = nullptr;  // rank 0's report stream, or null
+  std::string command_line;
+
+  [[nodiscard]] bool root() const { return rank == 0; }
+};
 
 /// Runs `f`, turning any exception into a RunError. Only for work every rank
 /// does identically (so every rank throws the same).
@@ -33,24 +47,8 @@ auto as_run_error(F&& f) {
   } catch (const RunError&) {
     throw;
   } catch (const std::exception& e) {
-    throw RunError(e.what());
+    throw RunError(one_line_message(e.what()));
   }
-}
-
-/// Collective: returns when `ok` holds on every rank; otherwise throws, on
-/// every rank, a RunError with the message of the lowest failing rank, so a
-/// problem seen by one rank alone still stops all of them, never hangs them.
-void agree(bool ok, const std::string& message, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int mine = ok ? INT_MAX : rank, first = INT_MAX;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == INT_MAX) return;
-  int length = rank == first ? static_cast<int>(message.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string text = rank == first ? message : std::string(length, ' ');
-  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
-  throw RunError(text);
 }
 
 /// Every rank's host name, on rank 0.
@@ -76,269 +74,313 @@ std::string utc_now() {
   return buf;
 }
 
-/// Weights every rank agrees on: given on the command line or in a file
-/// (read by rank 0 and broadcast), or measured on each rank and gathered.
-/// Throws RunError (the same on every rank) when anything fails.
-std::vector<double> agree_on_weights(const WeightSpec& spec, const RunOptions& opts,
-                                     const SolverConfig& config, MPI_Comm comm) {
+/// Step 1: every check of run_config.hpp, before anything is computed. The
+/// combination and rank-count checks give the same verdict on every rank;
+/// the output paths are probed by rank 0, which writes them, and agreed.
+RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* out, const std::string& line) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  std::vector<double> weights;
-  if (spec.source == WeightSource::equal) return std::vector<double>(ranks, 1.0);
-  if (spec.source == WeightSource::list) {
-    weights = spec.values;
-    if (!spec.file.empty()) {
-      std::string text;
-      bool ok = true;
-      if (rank == 0) {
-        std::ifstream in(spec.file);
-        std::stringstream buffer;
-        buffer << in.rdbuf();
-        ok = static_cast<bool>(in);
-        text = buffer.str();
-      }
-      int length = ok ? static_cast<int>(text.size()) : -1;
-      MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-      if (length < 0) throw RunError("cannot read weights file '" + spec.file + "'");
-      text.resize(length);
-      MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-      weights = parse_weight_file(text, spec.file);
+  const Problem problem = as_run_error([&] {
+    const Problem p = validate(config);
+    validate_for_ranks(config, p, ranks);
+    return p;
+  });
+  const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
+  agree(output_problem.empty(), output_problem, comm);
+  const SolverConfig solver_config{problem.grid, problem.iterations, problem.dt, 1.2, config.emulation};
+  return {config, problem, solver_config, comm, rank, ranks, rank == 0 ? out : nullptr, line};
+}
+
+/// The text of a weights file, read by rank 0 and broadcast.
+std::string read_weights_file(const std::string& path, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string text, problem;
+  if (rank == 0) {
+    // One weight per rank fits in far less; the cap keeps /dev/zero from filling memory.
+    constexpr std::size_t kMaxWeightsFile = 64 << 20;
+    std::error_code ec;
+    std::ifstream in(path);
+    if (std::filesystem::is_directory(path, ec)) {
+      problem = "--weights @FILE: " + quote_value(path) + " is a directory, not a weights file";
+    } else if (!in) {
+      problem = "--weights @FILE: cannot read weights file " + quote_value(path);
+    } else {
+      text.resize(kMaxWeightsFile + 1);
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      text.resize(static_cast<std::size_t>(in.gcount()));  // an empty file leaves "": "holds no weights"
+      if (text.size() > kMaxWeightsFile)
+        problem = "--weights @FILE: " + quote_value(path) + " is larger than 64 MB";
     }
-    if (static_cast<int>(weights.size()) != ranks) {
-      throw RunError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +
-                     std::to_string(ranks) + " ranks");
-    }
-    return weights;
   }
-  // Measured on each rank.
-  double mine = 0.0;
-  std::string failure;
-  try {
-    switch (spec.source) {
-      case WeightSource::mflops:
-        mine = measure_mflops(0.5);
-        break;
-      case WeightSource::bogomips:
-        mine = read_bogomips();
-        break;
-      case WeightSource::calibrate: {
-        // A few iterations on equal stripes, with whatever slowdown is emulated.
-        const Partition equal = Partition::equal(opts.grid.interior_columns(), ranks);
-        LuSolver probe(comm, config, equal);
-        mine = weight_from_timing(equal[rank].width(), probe.measure_compute(opts.calibration_iterations));
-        break;
-      }
-      default:
-        break;
+  agree(problem.empty(), problem, comm);
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+  return text;
+}
+
+/// Weights given on the command line or in a file.
+std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx) {
+  std::vector<double> weights = spec.values;
+  if (!spec.file.empty()) {
+    const std::string text = read_weights_file(spec.file, ctx.comm);
+    try {
+      weights = parse_weight_file(text, spec.file);  // the same text, and verdict, on every rank
+    } catch (const std::invalid_argument& e) {
+      throw RunError("--weights @FILE: " + one_line_message(e.what()));
     }
-  } catch (const std::exception& e) {
-    failure = e.what();
   }
-  agree(failure.empty(), failure, comm);
-  weights.resize(ranks);
-  MPI_Allgather(&mine, 1, MPI_DOUBLE, weights.data(), 1, MPI_DOUBLE, comm);
+  if (static_cast<int>(weights.size()) != ctx.ranks) {
+    throw RunError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +
+                   std::to_string(ctx.ranks) + " ranks");
+  }
   return weights;
 }
 
-}  // namespace
-
-BenchmarkOutcome run_benchmark(const RunOptions& opts, MPI_Comm comm, std::ostream* out,
-                               const std::string& command_line) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const bool root = rank == 0;
-  if (!root) out = nullptr;
-
-  // Checks computed identically on every rank from the same options, so every
-  // rank reaches the same verdict without talking.
-  SolverConfig config;
-  WeightSpec weight_spec;
-  as_run_error([&] {
-    // MPI counts are ints: one message carries up to two whole columns.
-    if (5LL * opts.grid.nx * opts.grid.nz * kStateHalo > INT_MAX) {
-      throw RunError("grid too large: a column of " + std::to_string(opts.grid.nx) + "x" +
-                     std::to_string(opts.grid.nz) + " points exceeds MPI's message size");
+/// This rank's measured weight.
+double measure_weight(const RunContext& ctx) {
+  switch (ctx.config.placement.weights.source) {
+    case WeightSource::mflops:
+      return measure_mflops(0.5);
+    case WeightSource::bogomips:
+      return read_bogomips();
+    case WeightSource::calibrate: {
+      // A few iterations on equal stripes, with whatever slowdown is emulated.
+      const Partition equal = Partition::equal(ctx.problem.grid.interior_columns(), ctx.ranks);
+      LuSolver probe(ctx.comm, ctx.solver_config, equal);
+      return weight_from_timing(equal[ctx.rank].width(),
+                                probe.measure_compute(ctx.config.placement.calibration_iterations));
     }
-    const int max_ranks = Partition::max_ranks(opts.grid.interior_columns());
-    if (ranks > max_ranks) {
-      throw RunError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
-                     std::to_string(opts.grid.ny - 2) + " interior columns with at least " +
-                     std::to_string(kMinimumColumnWidth) + " columns each (at most " +
-                     std::to_string(max_ranks) + " ranks)");
-    }
-    config = SolverConfig{opts.grid, opts.iterations, opts.dt, 1.2, {}};
-    if (!opts.emulate_speeds.empty()) config.emulation = SpeedSchedule::parse(opts.emulate_speeds, ranks);
-    weight_spec = WeightSpec::parse(opts.weights);
-    if (!opts.columns.empty() && static_cast<int>(opts.columns.size()) != ranks) {
-      throw RunError("--columns gives " + std::to_string(opts.columns.size()) + " widths but the run has " +
-                     std::to_string(ranks) + " ranks");
-    }
-    if (!opts.columns.empty()) (void)Partition::from_widths(opts.grid.interior_columns(), opts.columns);
-    return 0;
-  });
-
-  // Rank-local checks: only rank 0 writes the JSON file.
-  bool json_ok = true;
-  if (root && !opts.json_path.empty())
-    json_ok = static_cast<bool>(std::ofstream(opts.json_path, std::ios::app));
-  agree(json_ok, "cannot write the JSON report to '" + opts.json_path + "'", comm);
-
-  std::vector<double> weights(ranks, 1.0);
-  std::optional<Partition> partition;
-  if (opts.columns.empty()) {
-    weights = agree_on_weights(weight_spec, opts, config, comm);
-    partition = as_run_error([&] { return Partition::from_weights(opts.grid.interior_columns(), weights); });
-  } else {
-    partition =
-        as_run_error([&] { return Partition::from_widths(opts.grid.interior_columns(), opts.columns); });
+    default:
+      return 1.0;
   }
+}
 
-  std::optional<LuSolver> solver;
+/// Step 2: weights every rank agrees on: equal, given (a file is read by
+/// rank 0 and broadcast), or measured on each rank and gathered.
+std::vector<double> agree_on_weights(const RunContext& ctx) {
+  const WeightSpec& spec = ctx.config.placement.weights;
+  if (!ctx.config.placement.columns.empty() || spec.source == WeightSource::equal) {
+    return std::vector<double>(ctx.ranks, 1.0);
+  }
+  if (spec.source == WeightSource::list) return given_weights(spec, ctx);
+  double mine = 0.0;
   std::string failure;
   try {
-    solver.emplace(comm, config, *partition);
-  } catch (const std::bad_alloc&) {
-    failure = "out of memory allocating " + std::to_string((*partition)[rank].width()) + " columns of a " +
-              std::to_string(opts.grid.nx) + "x" + std::to_string(opts.grid.nz) + " grid on rank " +
-              std::to_string(rank);
+    mine = measure_weight(ctx);
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  agree(failure.empty(), failure, comm);
+  agree(failure.empty(), failure, ctx.comm);
+  std::vector<double> weights(ctx.ranks);
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, weights.data(), 1, MPI_DOUBLE, ctx.comm);
+  return weights;
+}
 
-  // The runtime balancer: every rank gathers all windows and makes the same decision.
-  std::shared_ptr<RuntimeBalancing> balancing;
-  if (opts.balance == "diffusive") {
-    balancing = as_run_error([&] {
-      return std::make_shared<RuntimeBalancing>(
-          DiffusiveBalancer({opts.balance_every, opts.balance_threshold, opts.balance_damping}), comm);
-    });
-    solver->set_rebalance(opts.balance_every, [balancing](int it, const Partition& p, auto window) {
-      return balancing->step(it, p, window);
-    });
-  }
+/// Step 3: the stripes, from --columns or the weights.
+Partition place_stripes(const RunContext& ctx, const std::vector<double>& weights) {
+  const ColumnRange interior = ctx.problem.grid.interior_columns();
+  const auto& columns = ctx.config.placement.columns;
+  return as_run_error([&] {
+    return columns.empty() ? Partition::from_weights(interior, weights)
+                           : Partition::from_widths(interior, columns);
+  });
+}
 
-  std::optional<PartitionTrace> trace;
-  if (!opts.trace_path.empty()) {
-    std::unique_ptr<TraceWriter> writer;
-    std::string problem;
-    const auto hosts = gather_host_names(comm);
-    if (root) {
-      try {
-        TraceMetadata meta{std::string(1, opts.problem_class),
-                           opts.grid,
-                           opts.iterations,
-                           ranks,
-                           opts.balance,
-                           opts.balance_every,
-                           opts.balance_threshold,
-                           opts.balance_damping,
-                           weight_spec.describe(),
-                           weights,
-                           opts.emulate_speeds,
-                           hosts,
-                           NPBLU_VERSION,
-                           command_line,
-                           utc_now()};
-        writer = std::make_unique<TraceWriter>(opts.trace_path, opts.trace_overwrite, meta);
-      } catch (const std::exception& e) {
-        problem = e.what();
-      }
-    }
-    agree(problem.empty(), problem, comm);
-    trace.emplace(std::move(writer), opts.trace_flush_every, config.emulation, comm);
-    solver->set_iteration_hook([&](int it, std::span<const IterationRecord> history) {
-      trace->on_iteration(
-          it, history,
-          balancing ? std::span<const BalanceMove>(balancing->moves()) : std::span<const BalanceMove>());
-    });
+/// Step 4: the solver, allocated on every rank (an allocation failing on one is agreed).
+std::unique_ptr<LuSolver> make_solver(const RunContext& ctx, const Partition& partition) {
+  std::unique_ptr<LuSolver> solver;
+  std::string failure;
+  try {
+    solver = std::make_unique<LuSolver>(ctx.comm, ctx.solver_config, partition);
+  } catch (const std::bad_alloc&) {
+    const GridSize& g = ctx.problem.grid;
+    failure = "out of memory allocating " + std::to_string(partition[ctx.rank].width()) + " columns of a " +
+              std::to_string(g.nx) + "x" + std::to_string(g.nz) + " grid on rank " + std::to_string(ctx.rank);
+  } catch (const std::exception& e) {
+    failure = e.what();
   }
+  agree(failure.empty(), failure, ctx.comm);
+  return solver;
+}
 
-  if (out) {
-    *out << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
-         << " Size: " << opts.grid.nx << "x" << opts.grid.ny << "x" << opts.grid.nz
-         << "  Iterations: " << opts.iterations << "  dt: " << opts.dt << "  Ranks: " << ranks
-         << "  Columns: " << partition->to_string() << "\n"
-         << " Weights (" << weight_spec.describe() << "): " << fmt::format("{:.4g}", fmt::join(weights, ","))
-         << "\n";
-    if (config.emulation.active()) {
-      *out << " EMULATED speeds: " << config.emulation.spec() << "\n";
+/// Step 5: the runtime balancer; every rank gathers all windows and makes the same decision.
+std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolver& solver) {
+  if (ctx.config.balance.mode != BalanceMode::diffusive) return nullptr;
+  const BalancerSettings& settings = ctx.config.balance.diffusive;
+  auto balancing =
+      as_run_error([&] { return std::make_shared<RuntimeBalancing>(DiffusiveBalancer(settings), ctx.comm); });
+  solver.set_rebalance(settings.every, [balancing](int it, const Partition& p, auto window) {
+    return balancing->step(it, p, window);
+  });
+  return balancing;
+}
+
+std::span<const BalanceMove> moves_of(const std::shared_ptr<RuntimeBalancing>& balancing) {
+  return balancing ? std::span<const BalanceMove>(balancing->moves()) : std::span<const BalanceMove>();
+}
+
+TraceMetadata trace_metadata(const RunContext& ctx, const std::vector<double>& weights,
+                             std::vector<std::string> hosts) {
+  const RunConfig& c = ctx.config;
+  const BalancerSettings& d = c.balance.diffusive;
+  return {std::string(1, ctx.problem.problem_class),
+          ctx.problem.grid,
+          ctx.problem.iterations,
+          ctx.ranks,
+          to_string(c.balance.mode),
+          d.every,
+          d.threshold,
+          d.damping,
+          c.placement.weights.describe(),
+          weights,
+          c.emulation.spec(),
+          std::move(hosts),
+          NPBLU_VERSION,
+          ctx.command_line,
+          utc_now()};
+}
+
+/// Step 6: the trace file, created by rank 0 before computing, and the hook
+/// that appends to it every --trace-flush iterations.
+std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& solver,
+                                             const std::vector<double>& weights,
+                                             const std::shared_ptr<RuntimeBalancing>& balancing) {
+  const OutputConfig& output = ctx.config.output;
+  if (output.trace.empty()) return nullptr;
+  std::unique_ptr<TraceWriter> writer;
+  std::string problem;
+  auto hosts = gather_host_names(ctx.comm);
+  if (ctx.root()) {
+    try {
+      writer = std::make_unique<TraceWriter>(output.trace.string(), output.trace_overwrite,
+                                             trace_metadata(ctx, weights, std::move(hosts)));
+    } catch (const std::exception& e) {
+      problem = e.what();
     }
-    *out << std::endl;
   }
-  const ProgressCallback progress = [&](int it, double elapsed, const Vector5& rsdnm) {
-    if (out) {
-      *out << fmt::format(" iteration {:6d} / {}   elapsed {:9.2f} s   residual[1] {:.6e}\n", it,
-                          opts.iterations, elapsed, rsdnm[0])
-           << std::flush;
-    }
+  agree(problem.empty(), one_line_message(problem), ctx.comm);
+  auto trace = std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every,
+                                                ctx.solver_config.emulation, ctx.comm);
+  solver.set_iteration_hook([trace, balancing](int it, std::span<const IterationRecord> history) {
+    trace->on_iteration(it, history, moves_of(balancing));
+  });
+  return trace;
+}
+
+void print_header(const RunContext& ctx, const Partition& partition, const std::vector<double>& weights) {
+  if (!ctx.out) return;
+  const GridSize& g = ctx.problem.grid;
+  const std::string source = ctx.config.placement.weights.describe();
+  *ctx.out << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
+           << " Size: " << g.nx << "x" << g.ny << "x" << g.nz << "  Iterations: " << ctx.problem.iterations
+           << "  dt: " << ctx.problem.dt << "  Ranks: " << ctx.ranks << "  Columns: " << partition.to_string()
+           << "\n"
+           << " Weights (" << source << "): " << fmt::format("{:.4g}", fmt::join(weights, ",")) << "\n";
+  if (ctx.solver_config.emulation.active())
+    *ctx.out << " EMULATED speeds: " << ctx.solver_config.emulation.spec() << "\n";
+  *ctx.out << std::endl;
+}
+
+/// Step 7: the timed run, with progress lines on rank 0.
+SolveResult solve(const RunContext& ctx, LuSolver& solver) {
+  std::ostream* out = ctx.out;
+  const int iterations = ctx.problem.iterations;
+  const ProgressCallback progress = [out, iterations](int it, double elapsed, const Vector5& rsdnm) {
+    if (!out) return;
+    *out << fmt::format(" iteration {:6d} / {}   elapsed {:9.2f} s   residual[1] {:.6e}\n", it, iterations,
+                        elapsed, rsdnm[0])
+         << std::flush;
   };
-  const SolveResult result = solver->run(opts.quiet ? 0.0 : opts.progress_interval, progress);
+  const OutputConfig& output = ctx.config.output;
+  return solver.run(output.quiet ? 0.0 : output.progress_interval, progress);
+}
 
-  if (trace) {
-    trace->finish(result.history, balancing ? std::span<const BalanceMove>(balancing->moves())
-                                            : std::span<const BalanceMove>());
-  }
-
+/// Step 8 (collective): the report, complete on rank 0.
+RunReport build_report(const RunContext& ctx, const LuSolver& solver, const SolveResult& result,
+                       const std::vector<double>& weights, const RuntimeBalancing* balancing) {
+  const Problem& p = ctx.problem;
   RunReport report;
-  report.problem_class = opts.problem_class;
-  report.grid = opts.grid;
-  report.iterations = opts.iterations;
+  report.problem_class = p.problem_class;
+  report.grid = p.grid;
+  report.iterations = p.iterations;
   report.iterations_run = result.iterations;
-  report.dt = opts.dt;
-  report.ranks = ranks;
+  report.dt = p.dt;
+  report.ranks = ctx.ranks;
   report.seconds = result.seconds;
-  report.mops = lu_mops(opts.grid.nx, opts.grid.ny, opts.grid.nz, result.iterations, result.seconds);
+  report.mops = lu_mops(p.grid.nx, p.grid.ny, p.grid.nz, result.iterations, result.seconds);
   report.computed = {result.residual_norms, result.error_norms, result.surface_integral};
-  if (opts.reference) report.verification = verify(report.computed, *opts.reference);
-  report.field_checksum = solver->checksum();
-  report.phases = reduce_phase_timers(result.timers, comm);
-  report.weight_source = weight_spec.describe();
-  if (!opts.columns.empty()) report.weight_source = "explicit --columns";
+  if (p.reference) report.verification = verify(report.computed, *p.reference);
+  report.field_checksum = solver.checksum();
+  report.phases = reduce_phase_timers(result.timers, ctx.comm);
+  report.weight_source =
+      ctx.config.placement.columns.empty() ? ctx.config.placement.weights.describe() : "explicit --columns";
   report.weights = weights;
-  report.emulation = config.emulation;
-  report.columns = solver->partition().widths();
-  report.balance_mode = opts.balance;
-  report.balance_every = opts.balance_every;
+  report.emulation = ctx.solver_config.emulation;
+  report.columns = solver.partition().widths();
+  report.balance_mode = to_string(ctx.config.balance.mode);
+  report.balance_every = ctx.config.balance.diffusive.every;
   if (balancing) {
     report.balance_steps = balancing->steps();
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
   }
-  report.history = gather_history(result.history, config.emulation, comm);
+  report.history = gather_history(result.history, ctx.solver_config.emulation, ctx.comm);
+  return report;
+}
 
+/// Writes the JSON report on rank 0; "" or the problem.
+std::string write_json(const RunContext& ctx, const RunReport& report) {
+  const auto& path = ctx.config.output.json;
+  if (!ctx.root() || path.empty()) return {};
+  std::ofstream json(path, std::ios::trunc);
+  json << to_json(report).dump(2) << "\n";
+  json.flush();
+  if (!json) return "failed writing the JSON report " + quote_value(path.string());
+  return {};
+}
+
+/// Step 9: prints and writes the report on rank 0 (a failed write is agreed:
+/// RunFailure on every rank) and shares the verdict with every rank.
+BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver& solver) {
+  if (ctx.out) *ctx.out << format_report(report) << std::flush;
+  const std::string failure = write_json(ctx, report);
+  agree<RunFailure>(failure.empty(), failure, ctx.comm);
+  int flags[2] = {report.successful() ? 1 : 0, report.verification.performed && report.successful() ? 1 : 0};
+  double imbalance = report.imbalance();
+  MPI_Bcast(flags, 2, MPI_INT, 0, ctx.comm);  // decided on rank 0, which holds the whole report
+  MPI_Bcast(&imbalance, 1, MPI_DOUBLE, 0, ctx.comm);
   BenchmarkOutcome outcome;
-  int flags[2] = {0, 0};  // successful, verified: decided on rank 0
-  double imbalance = 1.0;
-  if (root) {
-    if (out) *out << format_report(report) << std::flush;
-    flags[0] = report.successful() ? 1 : 0;
-    flags[1] = report.verification.performed && report.successful() ? 1 : 0;
-    imbalance = report.imbalance();
-    if (!opts.json_path.empty()) {
-      std::ofstream json(opts.json_path, std::ios::trunc);
-      json << to_json(report).dump(2) << "\n";
-      if (!json) {
-        std::cerr << "lu: error: failed writing '" << opts.json_path << "'" << std::endl;
-        flags[0] = 0;
-      }
-    }
-  }
-  MPI_Bcast(flags, 2, MPI_INT, 0, comm);
-  MPI_Bcast(&imbalance, 1, MPI_DOUBLE, 0, comm);
   outcome.successful = flags[0] == 1;
   outcome.verified = flags[1] == 1;
   outcome.seconds = report.seconds;
   outcome.mops = report.mops;
   outcome.computed = report.computed;
-  outcome.owned = solver->owned();
+  outcome.owned = solver.owned();
   outcome.imbalance = imbalance;
   outcome.moved_columns = report.moved_columns;
   outcome.iterations_run = report.iterations_run;
-  if (root) outcome.report = std::move(report);
+  if (ctx.root()) outcome.report = std::move(report);
   return outcome;
+}
+
+}  // namespace
+
+BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
+                               const std::string& command_line) {
+  const RunContext ctx = check_inputs(config, comm, out, command_line);
+  const std::vector<double> weights = agree_on_weights(ctx);
+  const Partition partition = place_stripes(ctx, weights);
+  const auto solver = make_solver(ctx, partition);
+  const auto balancing = attach_balancer(ctx, *solver);
+  const auto trace = attach_trace(ctx, *solver, weights, balancing);
+  print_header(ctx, partition, weights);
+  const SolveResult result = solve(ctx, *solver);
+  if (trace) trace->finish(result.history, moves_of(balancing));
+  return publish(ctx, build_report(ctx, *solver, result, weights, balancing.get()), *solver);
 }
 
 }  // namespace npblu

@@ -4,20 +4,13 @@
 #include <mpi.h>
 
 #include <ostream>
-#include <stdexcept>
 #include <string>
 
-#include "lu/app/options.hpp"
+#include "lu/app/agreement.hpp"
 #include "lu/app/report.hpp"
+#include "lu/app/run_config.hpp"
 
 namespace npblu {
-
-/// A failure that stops the run before or instead of the solve. Thrown on
-/// every rank of the communicator with the same message (bad input, or a
-/// problem one rank saw: an unreadable file, an allocation that failed).
-struct RunError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct BenchmarkOutcome {
   // The same on every rank.
@@ -35,10 +28,14 @@ struct BenchmarkOutcome {
   RunReport report;
 };
 
-/// Collective over `comm`. Prints the NPB-style report (and progress) to `out`
-/// on rank 0 when `out` is non-null; writes the JSON report and the trace as
-/// the options ask. Throws RunError as described above.
-BenchmarkOutcome run_benchmark(const RunOptions& opts, MPI_Comm comm, std::ostream* out,
+/// Collective over `comm`. Validates `config` (run_config.hpp: combination,
+/// rank count, output paths) before computing, then runs. Prints the
+/// NPB-style report (and progress) to `out` on rank 0 when `out` is non-null;
+/// writes the JSON report and the trace as the config asks. Throws, on every
+/// rank alike: RunError when the run was refused before computing (bad
+/// input, or a problem one rank saw during set-up), RunFailure when it
+/// failed after computing started (a trace or report write).
+BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                const std::string& command_line = "");
 
 }  // namespace npblu

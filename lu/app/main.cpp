@@ -4,12 +4,14 @@
 #include <iostream>
 
 #include "lu/app/benchmark.hpp"
+#include "lu/app/messages.hpp"
 #include "lu/app/options.hpp"
 
 namespace {
 
-constexpr int kExitFailed = 1;  // ran, but did not verify
-constexpr int kExitUsage = 2;   // bad input, nothing ran
+constexpr int kExitFailed = 1;     // ran, but did not verify
+constexpr int kExitUsage = 2;      // bad input, refused before computing
+constexpr int kExitRunFailed = 3;  // failed after computing started (a trace or report write)
 
 class MpiSession {
  public:
@@ -28,31 +30,54 @@ std::string command_line(int argc, char** argv) {
   return s;
 }
 
+bool is_root() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+/// The one way out with an error: one line on stderr, from rank 0 (every rank
+/// holds the same error and returns the same status).
+int exit_with(const std::exception& e, int status) {
+  if (is_root()) std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << std::endl;
+  return status;
+}
+
+int run(int argc, char** argv) {
+  // Every rank parses the same arguments and reaches the same verdict.
+  const npblu::ParsedCommandLine parsed = npblu::parse_command_line(argc, argv);
+  if (!parsed.options) {
+    if (is_root()) std::cout << parsed.help;
+    return 0;
+  }
+  const auto outcome =
+      npblu::run_benchmark(*parsed.options, MPI_COMM_WORLD, &std::cout, command_line(argc, argv));
+  return outcome.successful ? 0 : kExitFailed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const bool root = rank == 0;
-  // Every rank parses the same arguments and reaches the same verdict.
-  npblu::ParsedCommandLine parsed;
   try {
-    parsed = npblu::parse_command_line(argc, argv);
-  } catch (const std::exception& e) {
-    if (root) std::cerr << "lu: error: " << e.what() << std::endl;
-    return kExitUsage;
-  }
-  if (!parsed.options) {
-    if (root) std::cout << parsed.help;
-    return 0;
-  }
-  try {
-    const auto outcome =
-        npblu::run_benchmark(*parsed.options, MPI_COMM_WORLD, &std::cout, command_line(argc, argv));
-    return outcome.successful ? 0 : kExitFailed;
+    return run(argc, argv);
+  } catch (const npblu::UsageError& e) {
+    return exit_with(e, kExitUsage);
+  } catch (const npblu::RunFailure& e) {
+    return exit_with(e, kExitRunFailed);
   } catch (const npblu::RunError& e) {
-    if (root) std::cerr << "lu: error: " << e.what() << std::endl;
-    return kExitUsage;
+    return exit_with(e, kExitUsage);
+  } catch (const std::exception& e) {
+    // Not agreed: this rank alone failed, and the others may be waiting for
+    // it in a collective. One line, then end them all rather than hang.
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << " (rank " << rank << ")" << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+    return kExitRunFailed;
+  } catch (...) {
+    std::cerr << "lu: error: unknown exception" << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+    return kExitRunFailed;
   }
 }

@@ -1,135 +1,83 @@
 #include "lu/app/options.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cmath>
-#include <sstream>
+#include <map>
+#include <vector>
 
-#include "balance/parse_number.hpp"
+#include "lu/app/messages.hpp"
 
 namespace npblu {
 
-std::vector<int> parse_int_list(const std::string& text, const std::string& what) {
-  std::vector<int> values;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const std::optional<int> v = parse_int(item);
-    if (!v) throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
-    values.push_back(*v);
+namespace {
+
+// The text CLI11 collected for each option of run_config's table.
+struct CollectedText {
+  std::map<std::string_view, std::string> values;
+  std::map<std::string_view, std::vector<std::string>> sizes;  // --size takes three words
+  std::string class_positional;
+};
+
+void register_options(CLI::App& app, CollectedText& text) {
+  for (const OptionInfo& o : option_table()) {
+    std::string names = "--" + std::string(o.name);
+    if (!o.short_name.empty()) names += ",-" + std::string(o.short_name);
+    const std::string help(o.help);
+    if (o.flag) {
+      app.add_flag(names, help);
+    } else if (o.name == "size") {
+      app.add_option(names, text.sizes[o.name], help)->expected(3)->type_name("N");  // "N x 3"
+    } else {
+      app.add_option(names, text.values[o.name], help)->type_name(std::string(o.value_name));
+    }
   }
-  if (values.empty() || text.back() == ',') {
-    throw UsageError(what + ": '" + text + "' is not a comma-separated list of integers");
-  }
-  return values;
+  app.add_option("class", text.class_positional, "Problem class, positionally (lu A)");
 }
+
+// Hands every option given to run_config's setters, in the table's order.
+RunConfig fill_config(const CLI::App& app, const CollectedText& text) {
+  RunConfig config;
+  for (const OptionInfo& o : option_table()) {
+    if (app.count("--" + std::string(o.name)) == 0) continue;
+    if (o.flag) {
+      set_option(config, o.name, "");
+    } else if (o.name == "size") {
+      const auto& n = text.sizes.at(o.name);
+      set_option(config, o.name, n[0] + " " + n[1] + " " + n[2]);
+    } else {
+      set_option(config, o.name, text.values.at(o.name));
+    }
+  }
+  return config;
+}
+
+void set_class_positional(RunConfig& config, const CLI::App& app, const CollectedText& text) {
+  if (app.count("class") == 0) return;
+  const std::string& given = text.class_positional;
+  if (app.count("--class") > 0 && text.values.at("class") != given) {
+    throw UsageError("class given twice: " + quote_value(text.values.at("class")) + " and " +
+                     quote_value(given));
+  }
+  set_option(config, "class", given);
+}
+
+}  // namespace
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
   app.name("lu");
-  std::string class_name;
-  std::string class_positional;
-  std::vector<int> size;
-  std::optional<int> iterations;
-  std::optional<double> dt;
-  std::string columns;
-  RunOptions opts;
-
-  app.add_option("--class,-c", class_name, "Problem class: S W A B C D E F");
-  app.add_option("class", class_positional, "Problem class, positionally (lu A)");
-  app.add_option("--size", size, "Custom grid NX NY NZ (class U, unverified)")->expected(3);
-  app.add_option("--iterations", iterations, "Number of SSOR iterations (overrides the class)");
-  app.add_option("--dt", dt, "Time step (overrides the class)");
-  app.add_option("--columns", columns, "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)");
-  app.add_option("--weights", opts.weights,
-                 "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate");
-  app.add_option("--emulate-speeds", opts.emulate_speeds,
-                 "Emulated relative speed per rank, e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 on)");
-  app.add_option("--calibration-iterations", opts.calibration_iterations,
-                 "SSOR iterations timed by --weights calibrate (default 5)");
-  app.add_option(
-         "--balance", opts.balance,
-         "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at "
-         "run time from MPI wait times)")
-      ->check(CLI::IsMember({"off", "static", "diffusive"}));
-  app.add_option("--balance-every", opts.balance_every, "Diffusive balancing every K iterations (default 5)");
-  app.add_option("--balance-threshold", opts.balance_threshold,
-                 "Wait-time difference between neighbours, as a fraction of the window, that moves columns "
-                 "(default 0.02)");
-  app.add_option("--balance-damping", opts.balance_damping,
-                 "Fraction of the equalising shift applied per step, 0 < a <= 1 (default 1)");
-  app.add_option("--trace", opts.trace_path, "Write a partition trace (HDF5) to this file");
-  app.add_flag("--trace-overwrite", opts.trace_overwrite, "Replace an existing trace file");
-  app.add_option("--trace-flush", opts.trace_flush_every, "Flush the trace every N iterations (default 10)");
-  app.add_option("--json", opts.json_path, "Write the report as JSON to this file");
-  app.add_flag("--quiet,-q", opts.quiet, "No progress lines");
-  app.add_option("--progress-interval", opts.progress_interval, "Seconds between progress lines (default 5)");
-
+  CollectedText text;
+  register_options(app, text);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     return {std::nullopt, app.help()};
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(one_line_message(e.what()));
   }
-
-  if (!class_name.empty() && !class_positional.empty() && class_name != class_positional) {
-    throw UsageError("class given twice: '" + class_name + "' and '" + class_positional + "'");
-  }
-  if (class_name.empty()) class_name = class_positional;
-
-  if (!class_name.empty()) {
-    const auto pc = class_name.size() == 1 ? find_problem_class(class_name[0]) : std::nullopt;
-    if (!pc) throw UsageError("unknown class '" + class_name + "' (expected one of S W A B C D E F)");
-    opts.problem_class = pc->name;
-    opts.grid = {pc->n, pc->n, pc->n};
-    opts.iterations = pc->itmax;
-    opts.dt = pc->dt;
-    opts.reference = pc->reference;
-  } else if (size.empty()) {
-    throw UsageError("no problem given: name a class (S W A B C D E F) or give --size NX NY NZ");
-  }
-
-  if (!size.empty()) {
-    for (int n : size) {
-      if (n < kMinimumGridPoints) {
-        throw UsageError("--size " + std::to_string(size[0]) + " " + std::to_string(size[1]) + " " +
-                         std::to_string(size[2]) + ": every dimension needs at least " +
-                         std::to_string(kMinimumGridPoints) + " points");
-      }
-    }
-    opts.grid = {size[0], size[1], size[2]};
-    if (class_name.empty() && (!iterations || !dt)) {
-      throw UsageError("a custom --size needs --iterations N and --dt X");
-    }
-  }
-  if (iterations) {
-    if (*iterations < 1)
-      throw UsageError("--iterations must be at least 1, got " + std::to_string(*iterations));
-    opts.iterations = *iterations;
-  }
-  if (dt) {
-    if (!std::isfinite(*dt) || *dt <= 0.0) throw UsageError("--dt must be a positive number");
-    opts.dt = *dt;
-  }
-  // Anything that changes the tabulated problem makes it a custom run.
-  if (opts.reference) {
-    const auto pc = find_problem_class(opts.problem_class);
-    if (opts.grid != GridSize{pc->n, pc->n, pc->n} || opts.iterations != pc->itmax || opts.dt != pc->dt) {
-      opts.problem_class = 'U';
-      opts.reference.reset();
-    }
-  }
-  if (!columns.empty()) opts.columns = parse_int_list(columns, "--columns");
-  if (!opts.columns.empty() && opts.weights != "equal") {
-    throw UsageError("--columns and --weights both place the stripes: give one of them");
-  }
-  if (opts.balance == "off" && (opts.weights != "equal" || !opts.columns.empty())) {
-    throw UsageError("--balance off uses equal stripes: drop --weights/--columns or use --balance static");
-  }
-  if (opts.trace_flush_every < 1) throw UsageError("--trace-flush must be at least 1");
-  if (opts.calibration_iterations < 1) throw UsageError("--calibration-iterations must be at least 1");
-  if (!(opts.progress_interval >= 0.0)) throw UsageError("--progress-interval must be >= 0");
-  return {opts, {}};
+  RunConfig config = fill_config(app, text);
+  set_class_positional(config, app, text);
+  (void)validate(config);
+  return {config, {}};
 }
 
 }  // namespace npblu

@@ -1,5 +1,7 @@
 #include "lu/app/partition_trace.hpp"
 
+#include "lu/app/agreement.hpp"
+
 namespace npblu {
 
 void PartitionTrace::on_iteration(int iteration, std::span<const IterationRecord> history,
@@ -16,8 +18,18 @@ void PartitionTrace::write(std::span<const IterationRecord> history, std::span<c
   const auto fresh = history.subspan(std::min(iterations_written_, history.size()));
   const RunHistory rows = gather_history(fresh, emulation_, comm_, static_cast<int>(iterations_written_) + 1);
   iterations_written_ = history.size();
-  if (!writer_) return;
-  writer_->append(rows, static_cast<int>(iterations_written_ - fresh.size()) + 1);
+  std::string failure;
+  try {
+    if (writer_) append(rows, static_cast<int>(iterations_written_ - fresh.size()) + 1, moves);
+  } catch (const std::exception& e) {
+    failure = std::string("writing the trace failed: ") + e.what();
+    writer_.reset();
+  }
+  agree<RunFailure>(failure.empty(), failure, comm_);
+}
+
+void PartitionTrace::append(const RunHistory& rows, int first_iteration, std::span<const BalanceMove> moves) {
+  writer_->append(rows, first_iteration);
   if (moves.size() > moves_written_) writer_->append_moves(moves.subspan(moves_written_));
   moves_written_ = moves.size();
   writer_->flush();

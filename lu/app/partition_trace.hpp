@@ -1,7 +1,10 @@
 #pragma once
 // PartitionTrace: collects every rank's per-iteration records on rank 0
 // every few iterations and appends them to the HDF5 trace, flushing each
-// time, so a killed run leaves a readable file up to its last flush.
+// time, so a killed run leaves a readable file up to its last flush. A write
+// that fails on rank 0 is agreed at the same flush (one MPI_Allreduce of an
+// int per flush, not per iteration) and ends the run on every rank with a
+// RunFailure.
 #include <mpi.h>
 
 #include <memory>
@@ -23,13 +26,15 @@ class PartitionTrace {
         comm_(comm) {}
 
   /// Collective; flushes when `iteration` is a multiple of flush_every.
+  /// Throws RunFailure on every rank when the write failed.
   void on_iteration(int iteration, std::span<const IterationRecord> history,
                     std::span<const BalanceMove> moves);
-  /// Collective; writes whatever is left and closes the file.
+  /// Collective; writes whatever is left and closes the file (RunFailure as above).
   void finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
 
  private:
   void write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+  void append(const RunHistory& rows, int first_iteration, std::span<const BalanceMove> moves);
 
   std::unique_ptr<TraceWriter> writer_;
   int flush_every_;

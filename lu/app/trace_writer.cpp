@@ -1,17 +1,22 @@
 #include "lu/app/trace_writer.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <filesystem>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
+
+#include "lu/app/run_config.hpp"
 
 namespace npblu {
 
 namespace {
 
+// The system's reason, when HDF5's failure came from a system call (a full
+// disk: "No space left on device"); callers clear errno before HDF5 calls.
+std::string system_reason() { return errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""; }
+
 void check(herr_t status, const char* what) {
-  if (status < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what);
+  if (status < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what + system_reason());
 }
 
 hid_t check_id(hid_t id, const char* what) {
@@ -105,22 +110,14 @@ struct TraceWriter::Handles {
   Id move_iteration, move_boundary, move_columns;
 };
 
-std::string check_trace_path(const std::string& path, bool overwrite) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(path, ec) && !overwrite) {
-    return "trace file '" + path + "' already exists (use --trace-overwrite to replace it)";
-  }
-  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0) {
-    return "cannot write the trace file '" + path + "': directory '" + dir.string() +
-           "' does not exist or is not writable";
-  }
-  return {};
+std::optional<int> trace_fault_injection_iteration() {
+  const char* at = std::getenv("NPBLU_TEST_FAIL_TRACE_AT");
+  if (!at) return std::nullopt;
+  return std::atoi(at);
 }
 
 TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta)
-    : h_(std::make_unique<Handles>()), ranks_(meta.ranks) {
+    : h_(std::make_unique<Handles>()), ranks_(meta.ranks), fail_at_(trace_fault_injection_iteration()) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
   if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
     throw std::runtime_error(problem);
@@ -181,7 +178,12 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
 TraceWriter::~TraceWriter() = default;
 
 void TraceWriter::append(const RunHistory& rows, int first_iteration) {
+  errno = 0;
   const hsize_t n = rows.iterations(), p = ranks_;
+  if (fail_at_ && first_iteration + static_cast<int>(n) > *fail_at_) {
+    throw std::runtime_error("HDF5 failure: write (test fault injection NPBLU_TEST_FAIL_TRACE_AT=" +
+                             std::to_string(*fail_at_) + ")");
+  }
   std::vector<int> numbers(n);
   for (hsize_t i = 0; i < n; ++i) numbers[i] = first_iteration + static_cast<int>(i);
   append_rows(h_->iteration, H5T_NATIVE_INT, iterations_written_, n, 0, numbers.data());
@@ -209,6 +211,9 @@ void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
   moves_written_ += it.size();
 }
 
-void TraceWriter::flush() { check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush"); }
+void TraceWriter::flush() {
+  errno = 0;
+  check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush");
+}
 
 }  // namespace npblu

@@ -7,6 +7,7 @@
 #include <hdf5.h>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,10 +56,14 @@ class TraceWriter {
   int ranks_ = 0;
   hsize_t iterations_written_ = 0;
   hsize_t moves_written_ = 0;
+  std::optional<int> fail_at_;  // test-only fault injection
 };
 
-/// Checks, on the calling rank, that `path` can be created (and does not
-/// exist unless overwrite); returns an empty string or the problem.
-std::string check_trace_path(const std::string& path, bool overwrite);
+/// Test-only fault injection: the iteration from which TraceWriter::append
+/// fails as a full disk would, from the environment variable
+/// NPBLU_TEST_FAIL_TRACE_AT=ITERATION (unset: never). Read here only; the
+/// tests use it to show that a mid-run failure on rank 0 ends the run cleanly
+/// on every rank.
+std::optional<int> trace_fault_injection_iteration();
 
 }  // namespace npblu

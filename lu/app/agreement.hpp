@@ -1,0 +1,42 @@
+#pragma once
+// Errors every rank agrees on. A problem one rank sees alone (a file it
+// cannot read, an allocation that failed, a trace write that failed) is
+// agreed collectively at a point every rank reaches, so every rank throws
+// the same error and none is left waiting in a collective.
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace npblu {
+
+/// The run was refused before computing: thrown on every rank of the
+/// communicator with the same message (bad input, or a problem one rank saw
+/// during set-up: an unreadable file, an unwritable path, no memory).
+struct RunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The run failed after it started computing (a trace or report write
+/// failed): thrown on every rank with the same message.
+struct RunFailure : RunError {
+  using RunError::RunError;
+};
+
+/// Collective: returns when `ok` holds on every rank; otherwise throws, on
+/// every rank, an E with the message of the lowest failing rank. One
+/// MPI_Allreduce of an int when all is well.
+template <class E = RunError>
+void agree(bool ok, const std::string& message, MPI_Comm comm);
+
+/// Collective: whether some rank's `ok` is false; if so `agreed` gets, on
+/// every rank, the message of the lowest such rank.
+bool first_failure(bool ok, const std::string& message, MPI_Comm comm, std::string& agreed);
+
+template <class E>
+void agree(bool ok, const std::string& message, MPI_Comm comm) {
+  std::string agreed;
+  if (first_failure(ok, message, comm, agreed)) throw E(agreed);
+}
+
+}  // namespace npblu

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Runs bad command lines of lu (tests/bad_inputs.txt) and checks each is refused cleanly.
+
+  bad_input_table.py --lu LU --mpiexec MPIEXEC [--numproc-flag -n] [--mpiexec-preflags "..."]
+                     --workdir DIR --table FILE (--case NAME | --all)
+  bad_input_table.py ... mid-run --np N --fail-at IT -- ARGS
+  bad_input_table.py ... disk-full --np N -- ARGS
+
+For every case: exit status 2 on every rank (each rank runs under a small sh wrapper that
+prints its own exit status), exactly one "lu: error:" line on stderr that contains the
+table's text, no backtrace or signal, nothing computed (no report header on stdout), a
+one-line message of readable length, and under 10 s.
+
+disk-full: the same with a real full file system: a 128 kB tmpfs mounted for the test (needs
+root and mount; exits 77, "skipped", where it cannot mount), filled by the trace of a long run.
+
+mid-run: a trace write made to fail on rank 0 at iteration IT (the test-only fault
+injection NPBLU_TEST_FAIL_TRACE_AT, see lu/app/trace_writer.hpp): exit status 3 on every
+rank, one "lu: error:" line, and a trace file holding the iterations up to the last flush.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+# Each rank reports its own exit status and how long lu ran on it, then exits 0, so the
+# launcher does not end the other ranks early and "every rank" is checked, not just
+# mpiexec's status. (The time excludes the launcher's own start-up, which on a loaded
+# 2-core machine can take seconds for 6 ranks.)
+RANK_WRAPPER = ('start=$(date +%s%N); "$@"; status=$?; end=$(date +%s%N); '
+                'echo "npblu-rank-exit $status $(( (end - start) / 1000000 ))" >&2')
+BACKTRACE = re.compile(r"[Bb]acktrace|terminate called|Segmentation fault|exited on signal|Signal: |"
+                       r"SIGABRT|SIGSEGV|core dumped|AddressSanitizer|runtime error:")
+TIME_LIMIT = 10.0
+
+
+def fail(msg, proc=None):
+    print("FAIL:", msg)
+    if proc is not None:
+        print("--- stdout ---\n" + proc.stdout[-3000:])
+        print("--- stderr ---\n" + proc.stderr[-3000:])
+    sys.exit(1)
+
+
+def make_fixtures(workdir):
+    os.makedirs(os.path.join(workdir, "adir"), exist_ok=True)
+    fixtures = {
+        "weights_text.txt": "fast\nslow\n",
+        "weights_negative.txt": "# two nodes\n1\n-2\n",
+        "weights_comments.txt": "# only\n   # comments\n\n",
+        "existing.h5": "not a trace",
+    }
+    for name, text in fixtures.items():
+        with open(os.path.join(workdir, name), "w") as f:
+            f.write(text)
+
+
+def read_table(path):
+    cases = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, np, expect, args = (field.strip() for field in line.split("|", 3))
+            cases[name] = (int(np), expect, args)
+    return cases
+
+
+def launch(ctx, np, words, env_vars=()):
+    # Variables are set by `env` on each rank: no launcher-specific forwarding flags.
+    env = ["env", *env_vars] if env_vars else []
+    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, str(np),
+           "sh", "-c", RANK_WRAPPER, "sh", *env, ctx.lu, *words]
+    print("+", " ".join(shlex.quote(c if len(c) < 200 else c[:60] + "...") for c in cmd), flush=True)
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        fail("hung: no answer within 60 s")
+    return proc, time.monotonic() - start
+
+
+def rank_statuses(proc):
+    """[(exit status, milliseconds lu ran)] per rank."""
+    return [(int(s), int(ms)) for s, ms in re.findall(r"^npblu-rank-exit (\d+) (\d+)$", proc.stderr, re.MULTILINE)]
+
+
+def check_refused(proc, elapsed, np, expect, status=2, time_limit=TIME_LIMIT):
+    ranks = rank_statuses(proc)
+    statuses = [s for s, _ in ranks]
+    elapsed = max([ms / 1000 for _, ms in ranks], default=elapsed)
+    if statuses != [status] * np:
+        fail(f"expected exit status {status} on each of {np} ranks, got {statuses}", proc)
+    errors = [l for l in (proc.stdout + proc.stderr).splitlines() if "lu: error:" in l]
+    if len(errors) != 1:
+        fail(f"expected exactly one 'lu: error:' line, got {len(errors)}", proc)
+    if not errors[0].startswith("lu: error: "):
+        fail("the error line must start with 'lu: error: '", proc)
+    if expect not in errors[0]:
+        fail(f"the error line does not contain {expect!r}", proc)
+    if len(errors[0]) > 500:
+        fail(f"the error line is {len(errors[0])} characters long", proc)
+    if BACKTRACE.search(proc.stderr):
+        fail("a backtrace or a signal on stderr", proc)
+    if time_limit is not None and elapsed > time_limit:
+        fail(f"took {elapsed:.1f} s (limit {time_limit} s)", proc)
+    return errors[0], elapsed
+
+
+def run_case(ctx, name, case):
+    np, expect, args = case
+    text = args.replace("{WORK}", ctx.workdir)
+    words = [w.replace("{HUGE}", "1" * 100000) for w in shlex.split(text)]
+    proc, elapsed = launch(ctx, np, words + ["--quiet"] if words else words)
+    line, elapsed = check_refused(proc, elapsed, np, expect)
+    if "NAS Parallel Benchmarks" in proc.stdout:
+        fail("the run started computing before refusing", proc)
+    print(f"{name}: refused in {elapsed:.2f} s (slowest rank) on {np} ranks: {line}")
+
+
+def run_mid_run(ctx, np, fail_at, args):
+    trace = os.path.join(ctx.workdir, f"midrun_{os.getpid()}.h5")
+    if os.path.exists(trace):
+        os.remove(trace)
+    proc, elapsed = launch(ctx, np, args + ["--quiet", "--trace", trace],
+                           env_vars=[f"NPBLU_TEST_FAIL_TRACE_AT={fail_at}"])
+    line, elapsed = check_refused(proc, elapsed, np, "writing the trace failed", status=3)
+    if "test fault injection" not in line:
+        fail("the failure was not the injected one", proc)
+    if "Verification" in proc.stdout:
+        fail("the run went on to the end after the failure", proc)
+    print(f"mid-run failure: every rank exited 3 in {elapsed:.2f} s: {line}")
+    return trace
+
+
+SKIPPED = 77
+
+
+def run_disk_full(ctx, np, args):
+    import tempfile
+    mount_point = tempfile.mkdtemp(prefix="npblu_full_")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", mount_point],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        os.rmdir(mount_point)
+        print("skipped: cannot mount a small tmpfs here:", mounted.stderr.strip())
+        sys.exit(SKIPPED)
+    try:
+        proc, elapsed = launch(ctx, np, args + ["--quiet", "--trace", os.path.join(mount_point, "t.h5")])
+        # (it computes until the disk is full: no time limit but the test's)
+        line, _ = check_refused(proc, 0.0, np, "writing the trace failed", status=3, time_limit=None)
+        if "Verification" in proc.stdout:
+            fail("the run went on to the end after the failure", proc)
+        print(f"full file system: every rank exited 3 after {elapsed:.1f} s: {line}")
+    finally:
+        subprocess.run(["umount", mount_point])
+        os.rmdir(mount_point)
+
+
+def check_trace_prefix(trace, flush, fail_at):
+    """The file on disk holds every iteration up to the last flush before the failure."""
+    import h5py  # Debian's python3-h5py
+    with h5py.File(trace, "r") as f:
+        got = list(f["iterations/iteration"][:])
+    written = (fail_at - 1) // flush * flush
+    if got != list(range(1, written + 1)):
+        fail(f"trace holds iterations {got[:3]}..{got[-3:]}, expected 1..{written}")
+    print(f"trace holds iterations 1..{written}, as flushed before the failure")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lu", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--numproc-flag", default="-n")
+    p.add_argument("--mpiexec-preflags", default="")
+    p.add_argument("--workdir", required=True)
+    p.add_argument("--table")
+    p.add_argument("--case")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--np", type=int, default=2)
+    p.add_argument("--fail-at", type=int, default=0)
+    p.add_argument("--trace-flush", type=int, default=0)
+    p.add_argument("mode", nargs="?", choices=["table", "mid-run", "disk-full"], default="table")
+    argv = sys.argv[1:]
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []
+    ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    ctx.workdir = os.path.abspath(ctx.workdir)
+    make_fixtures(ctx.workdir)
+    if ctx.mode == "disk-full":
+        run_disk_full(ctx, ctx.np, rest)
+        return
+    if ctx.mode == "mid-run":
+        trace = run_mid_run(ctx, ctx.np, ctx.fail_at, rest + ["--trace-flush", str(ctx.trace_flush)])
+        check_trace_prefix(trace, ctx.trace_flush, ctx.fail_at)
+        os.remove(trace)
+        return
+    cases = read_table(ctx.table)
+    names = list(cases) if ctx.all else [ctx.case]
+    for name in names:
+        if name not in cases:
+            fail(f"no case {name!r} in {ctx.table}")
+        run_case(ctx, name, cases[name])
+
+
+if __name__ == "__main__":
+    main()

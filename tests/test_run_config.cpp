@@ -1,0 +1,233 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "lu/app/messages.hpp"
+#include "lu/app/run_config.hpp"
+
+using namespace npblu;
+
+namespace {
+
+std::string error_setting(RunConfig& c, std::string_view name, std::string_view value) {
+  try {
+    set_option(c, name, value);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string error_validating(const RunConfig& c) {
+  try {
+    (void)validate(c);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+RunConfig class_s() {
+  RunConfig c;
+  set_class(c, 'S');
+  return c;
+}
+
+std::filesystem::path scratch_dir() {
+  auto dir = std::filesystem::temp_directory_path() / ("npblu_run_config_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST(RunConfig, EveryOptionHasHelpAndIsSettable) {
+  ASSERT_GE(option_table().size(), 18u);
+  for (const OptionInfo& o : option_table()) {
+    EXPECT_FALSE(o.help.empty()) << o.name;
+    RunConfig c;
+    // A value of the wrong kind is refused with the option's name, never as an unknown option.
+    const std::string e = error_setting(c, o.name, o.flag ? "maybe" : "");
+    EXPECT_TRUE(contains(e, "--" + std::string(o.name))) << o.name << ": " << e;
+  }
+}
+
+TEST(RunConfig, UnknownNameRefusedAtTheCallAndConfigUnchanged) {
+  RunConfig c = class_s();
+  set_option(c, "iterations", "7");
+  EXPECT_TRUE(contains(error_setting(c, "iteration", "3"), "unknown option 'iteration'"));
+  EXPECT_TRUE(contains(error_setting(c, "iterations", "3x"), "--iterations '3x' is not an integer"));
+  EXPECT_EQ(c.problem.iterations, 7);
+  EXPECT_EQ(c.given.count("iteration"), 0u);
+}
+
+TEST(RunConfig, FlagSpellings) {
+  RunConfig c;
+  for (const char* yes : {"", "1", "true", "yes", "on", "YES", "True"}) {
+    c.output.quiet = false;
+    set_option(c, "quiet", yes);
+    EXPECT_TRUE(c.output.quiet) << yes;
+  }
+  for (const char* no : {"0", "false", "no", "off"}) {
+    c.output.quiet = true;
+    set_option(c, "quiet", no);
+    EXPECT_FALSE(c.output.quiet) << no;
+  }
+  EXPECT_TRUE(contains(error_setting(c, "quiet", "S"), "--quiet 'S' is not a flag value"));
+  EXPECT_FALSE(c.problem.problem_class);  // never mistaken for a class
+}
+
+TEST(RunConfig, DtKeptExactly) {
+  for (const double dt : {2.5e-7, 1.23456789e-3, 0.1, 5e-300}) {
+    RunConfig c;
+    set_size(c, {12, 12, 12});
+    set_iterations(c, 3);
+    set_dt(c, dt);
+    EXPECT_EQ(std::memcmp(&*c.problem.dt, &dt, sizeof dt), 0);
+    EXPECT_EQ(resolve_problem(c.problem).dt, dt);
+  }
+  RunConfig c;
+  set_option(c, "dt", "1.23456789e-3");
+  EXPECT_EQ(*c.problem.dt, 1.23456789e-3);
+  EXPECT_THROW(set_dt(c, 0.0), UsageError);
+  EXPECT_THROW(set_dt(c, std::nan("")), UsageError);
+  EXPECT_THROW(set_dt(c, INFINITY), UsageError);
+}
+
+TEST(RunConfig, ClassLetters) {
+  RunConfig c;
+  set_class(c, 'w');
+  EXPECT_EQ(resolve_problem(c.problem).problem_class, 'W');
+  try {
+    set_class(c, '\0');
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "unknown class (character code 0)")) << e.what();
+  }
+  EXPECT_THROW(set_class(c, 'U'), UsageError);  // U is what a custom size reports, not a class to ask for
+}
+
+TEST(RunConfig, EmulationSpeedFloorAndSyntax) {
+  RunConfig c;
+  set_option(c, "emulate-speeds", "1,0.01");
+  EXPECT_EQ(c.emulation.speed(1, 1), 0.01);
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,0.0099"), "outside [0.01, 1]"));
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1e-300,1"), "outside [0.01, 1]"));
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,1;"), "ends with ';'"));
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,1;@5:1"), "gives 1 speeds, the first 2"));
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", ""), "--emulate-speeds"));
+  EXPECT_EQ(c.emulation.spec(), "1,0.01");  // unchanged by the refused ones
+}
+
+TEST(RunConfig, EmptyValuesAreErrors) {
+  for (const char* option : {"columns", "weights", "emulate-speeds", "json", "trace", "balance", "iterations",
+                             "dt", "size", "class", "balance-every", "trace-flush"}) {
+    RunConfig c;
+    EXPECT_TRUE(contains(error_setting(c, option, ""), "--" + std::string(option))) << option;
+  }
+}
+
+TEST(RunConfig, WeightsNanAndInfGetAPreciseMessage) {
+  RunConfig c;
+  EXPECT_TRUE(contains(error_setting(c, "weights", "nan"), "weight nan must be a positive finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "weights", "inf,1"), "weight inf must be a positive finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "weights", "-inf,1"), "must be a positive finite number"));
+}
+
+TEST(RunConfig, OptionsOfAnotherModeRefused) {
+  RunConfig c = class_s();
+  set_option(c, "balance-every", "3");
+  EXPECT_TRUE(contains(error_validating(c), "--balance-every only applies with --balance diffusive"));
+  set_option(c, "balance", "diffusive");
+  EXPECT_EQ(error_validating(c), "");
+  set_option(c, "trace-flush", "4");
+  EXPECT_TRUE(contains(error_validating(c), "--trace-flush only applies with --trace FILE"));
+  set_option(c, "trace", "t.h5");
+  EXPECT_EQ(error_validating(c), "");
+  set_option(c, "calibration-iterations", "2");
+  EXPECT_TRUE(
+      contains(error_validating(c), "--calibration-iterations only applies with --weights calibrate"));
+  set_option(c, "weights", "calibrate");
+  EXPECT_EQ(error_validating(c), "");
+}
+
+TEST(RunConfig, RankCountChecks) {
+  RunConfig c = class_s();
+  const Problem p = validate(c);
+  EXPECT_NO_THROW(validate_for_ranks(c, p, 5));
+  EXPECT_THROW(validate_for_ranks(c, p, 6), UsageError);
+  set_option(c, "emulate-speeds", "1,0.5");
+  EXPECT_NO_THROW(validate_for_ranks(c, p, 2));
+  EXPECT_THROW(validate_for_ranks(c, p, 3), UsageError);
+  RunConfig w = class_s();
+  set_option(w, "columns", "3,5,2");
+  EXPECT_NO_THROW(validate_for_ranks(w, p, 3));
+  set_option(w, "columns", "3,4,2");
+  try {
+    validate_for_ranks(w, p, 3);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "--columns")) << e.what();
+  }
+}
+
+TEST(RunConfig, OutputProbes) {
+  const auto dir = scratch_dir();
+  OutputConfig o;
+  EXPECT_EQ(probe_outputs(o), "");
+  o.json = "/dev/full";
+  EXPECT_TRUE(contains(probe_outputs(o), "--json '/dev/full': cannot write"));
+  o.json = "/dev/null";
+  EXPECT_EQ(probe_outputs(o), "");
+  o.json = dir;
+  EXPECT_TRUE(contains(probe_outputs(o), "is a directory"));
+  o.json = dir / "missing" / "r.json";
+  EXPECT_TRUE(contains(probe_outputs(o), "does not exist"));
+  // A new file is not left behind; an existing one is not changed.
+  o.json = dir / "r.json";
+  EXPECT_EQ(probe_outputs(o), "");
+  EXPECT_FALSE(std::filesystem::exists(o.json));
+  std::ofstream(o.json) << "old";
+  EXPECT_EQ(probe_outputs(o), "");
+  EXPECT_EQ(std::filesystem::file_size(o.json), 3u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunConfig, TracePathAdvice) {
+  const auto dir = scratch_dir();
+  const std::string on_dir = check_trace_path(dir, false);
+  EXPECT_TRUE(contains(on_dir, "is a directory; give a file name")) << on_dir;
+  EXPECT_FALSE(contains(on_dir, "--trace-overwrite"));
+  EXPECT_TRUE(contains(check_trace_path(dir, true), "is a directory"));
+  EXPECT_TRUE(contains(check_trace_path("/dev/full", true), "not a regular file"));
+  std::ofstream(dir / "t.h5") << "x";
+  EXPECT_TRUE(contains(check_trace_path(dir / "t.h5", false), "use --trace-overwrite"));
+  EXPECT_EQ(check_trace_path(dir / "t.h5", true), "");
+  EXPECT_EQ(check_trace_path(dir / "new.h5", false), "");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Messages, EchoedValuesCapped) {
+  const std::string huge(100000, 'x');
+  const std::string q = quote_value(huge);
+  EXPECT_LT(q.size(), kEchoedValueLength + 30);
+  EXPECT_TRUE(contains(q, "...' (100000 characters)"));
+  EXPECT_EQ(quote_value("abc"), "'abc'");
+  EXPECT_EQ(quote_value(std::string("a\nb", 3)), "'a\\x0ab'");
+  const std::string line = one_line_message("--weights: '" + huge + "' is not a number\nsecond line");
+  EXPECT_LT(line.size(), kEchoedValueLength + 80);
+  EXPECT_TRUE(contains(line, "is not a number second line"));
+  EXPECT_LE(one_line_message(std::string(5000, 'y')).size(), kMessageLength + 30);
+  // Prose between an apostrophe and a quote is left alone.
+  const std::string prose = "the rank's stripe is narrower than the minimum width of two columns for 'x'";
+  EXPECT_EQ(one_line_message(prose), prose);
+}
