@@ -4,6 +4,9 @@
 # that takes npblu's flags from pkg-config, and runs them.
 set -euo pipefail
 build_dir=$1 source_dir=$2 work=$3
+shift 3  # any further non-empty arguments go to make (e.g. LDFLAGS=-fsanitize=... for a sanitized build)
+make_args=()
+for a in "$@"; do [ -n "$a" ] && make_args+=("$a"); done
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
 pcdir=$(dirname "$(find "$work/prefix" -name npblu.pc)")
@@ -14,7 +17,7 @@ echo "  --libs npblu-fortran: $(pkg-config --libs npblu-fortran)"
 # The MPI compilers the library was built with (CTest passes CMake's).
 make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory \
   EXAMPLES="$source_dir/interop/examples" TESTS="$source_dir/tests" \
-  FC="${MPI_Fortran_COMPILER:-mpif77}" CC="${MPI_C_COMPILER:-mpicc}" > "$work/make.log" 2>&1 ||
+  FC="${MPI_Fortran_COMPILER:-mpif77}" CC="${MPI_C_COMPILER:-mpicc}" "${make_args[@]}" > "$work/make.log" 2>&1 ||
   { cat "$work/make.log"; exit 1; }
 # No LD_LIBRARY_PATH: the programs find the installed libraries by their rpath.
 "$work/library_version"
