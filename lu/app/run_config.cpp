@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
 #include "lu/app/messages.hpp"
+#include "lu/field.hpp"
 
 namespace npblu {
 
@@ -376,8 +378,9 @@ Problem validate(const RunConfig& config) {
 
 void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks) {
   const GridSize& g = problem.grid;
-  // MPI counts are ints: one message carries up to two whole columns.
-  if (5LL * g.nx * g.nz * kStateHalo > INT_MAX) {
+  // Messages count whole columns (lu/message_units.hpp): one column's
+  // doubles must fit the column datatype's int element count.
+  if (std::int64_t(Field5::kComponents) * g.nx * g.nz > INT_MAX) {
     throw UsageError("grid too large: a column of " + std::to_string(g.nx) + "x" + std::to_string(g.nz) +
                      " points exceeds MPI's message size");
   }
