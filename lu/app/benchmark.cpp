@@ -169,6 +169,8 @@ BenchmarkOutcome run_benchmark(const RunOptions& opts, MPI_Comm comm, std::ostre
                      std::to_string(max_ranks) + " ranks)");
     }
     config = SolverConfig{opts.grid, opts.iterations, opts.dt, 1.2, {}};
+    config.wait = parse_wait_mode(opts.wait);
+    config.planes_per_message = opts.planes_per_message;
     if (!opts.emulate_speeds.empty()) config.emulation = SpeedSchedule::parse(opts.emulate_speeds, ranks);
     weight_spec = WeightSpec::parse(opts.weights);
     if (!opts.columns.empty() && static_cast<int>(opts.columns.size()) != ranks) {

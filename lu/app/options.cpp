@@ -57,6 +57,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
                  "(default 0.02)");
   app.add_option("--balance-damping", opts.balance_damping,
                  "Fraction of the equalising shift applied per step, 0 < a <= 1 (default 1)");
+  app.add_option("--wait", opts.wait,
+                 "How a rank waits for messages: spin (in MPI_Wait), sleep (poll, sleep between polls) or "
+                 "auto (default: spin, sleep while the rank's core is shared with other work)")
+      ->check(CLI::IsMember({"spin", "sleep", "auto"}));
+  app.add_option("--planes-per-message", opts.planes_per_message,
+                 "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)");
   app.add_option("--trace", opts.trace_path, "Write a partition trace (HDF5) to this file");
   app.add_flag("--trace-overwrite", opts.trace_overwrite, "Replace an existing trace file");
   app.add_option("--trace-flush", opts.trace_flush_every, "Flush the trace every N iterations (default 10)");
@@ -126,6 +132,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   if (opts.balance == "off" && (opts.weights != "equal" || !opts.columns.empty())) {
     throw UsageError("--balance off uses equal stripes: drop --weights/--columns or use --balance static");
   }
+  if (opts.planes_per_message < 1) throw UsageError("--planes-per-message must be at least 1");
   if (opts.trace_flush_every < 1) throw UsageError("--trace-flush must be at least 1");
   if (opts.calibration_iterations < 1) throw UsageError("--calibration-iterations must be at least 1");
   if (!(opts.progress_interval >= 0.0)) throw UsageError("--progress-interval must be >= 0");

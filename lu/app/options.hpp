@@ -29,6 +29,8 @@ struct RunOptions {
   int balance_every = 5;
   double balance_threshold = 0.02;
   double balance_damping = 1.0;
+  std::string wait = "auto";   // --wait spin|sleep|auto (see lu/request_wait.hpp)
+  int planes_per_message = 1;  // --planes-per-message N
   std::string json_path;
   std::string trace_path;  // --trace FILE.h5
   bool trace_overwrite = false;
