@@ -29,18 +29,30 @@ std::string to_string(WaitMode mode);
 /// (Linux schedstat: on-CPU / (on-CPU + run delay)). Below 0.8 the core is
 /// shared and the rank sleeps while it waits; above 0.95 it spins again
 /// (the gap keeps a short burst of OS noise from flipping it back and forth).
-/// Without schedstat (share unknown) it spins.
+/// Without schedstat (share unknown) it spins. A rank whose core is shared
+/// with other ranks of the same run (more ranks than cores) always spins:
+/// there the MPI library yields while it polls (Open MPI does when it knows
+/// the node is oversubscribed), which hands the core straight to the rank
+/// that is computing what we wait for, and sleeping measured slower.
 class AutomaticWait {
  public:
   static constexpr double kSleepBelowShare = 0.8;
   static constexpr double kSpinAboveShare = 0.95;
+  explicit AutomaticWait(bool may_sleep = true) : may_sleep_(may_sleep) {}
   /// Seconds on a core and runnable-but-waiting during the last iteration.
   WaitMode update(double on_cpu, double run_delay);
   [[nodiscard]] WaitMode current() const { return current_; }
 
  private:
+  bool may_sleep_ = true;
   WaitMode current_ = WaitMode::spin;
 };
+
+/// Collective over `comm`: whether this rank may share a core with another
+/// rank of `comm` on its node: more ranks are allowed to run on the cores of
+/// this rank's CPU affinity set than it has cores (Linux affinity masks; where
+/// they are unknown, every rank counts as allowed on every core).
+bool shares_core_with_peer(MPI_Comm comm);
 
 /// Completes `request` the way `mode` says (automatic: as spin) (MPI errors as check_mpi does).
 void wait_for(MPI_Request& request, WaitMode mode);

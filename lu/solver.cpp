@@ -60,6 +60,8 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
+  if (config_.wait == WaitMode::automatic)
+    automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.comm));
 }
 
 void LuSolver::repartition(const Partition& next) {

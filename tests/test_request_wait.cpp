@@ -29,6 +29,16 @@ TEST(AutomaticWait, SpinsOnADedicatedCoreAndSleepsOnASharedOne) {
   EXPECT_EQ(w.update(0.0085, 0.0015), WaitMode::spin);  // 0.85: inside the gap, stays
 }
 
+TEST(AutomaticWait, NeverSleepsWhenItsCoreIsSharedWithAnotherRank) {
+  AutomaticWait w(false);
+  EXPECT_EQ(w.update(0.005, 0.005), WaitMode::spin);
+  EXPECT_EQ(w.update(0.001, 0.009), WaitMode::spin);
+}
+
+TEST(AutomaticWait, ASingleRankSharesItsCoresWithNoPeer) {
+  EXPECT_FALSE(shares_core_with_peer(MPI_COMM_SELF));
+}
+
 TEST(RequestWait, SleepingWaitCompletesARequest) {
   // A message to ourselves on MPI_COMM_SELF, waited for in each mode.
   for (WaitMode mode : {WaitMode::spin, WaitMode::sleep, WaitMode::automatic}) {
