@@ -50,7 +50,8 @@ WaitMode AutomaticWait::update(double on_cpu, double run_delay) {
   const double busy = on_cpu + run_delay;
   if (busy > 0.0) {
     const double share = on_cpu / busy;
-    if (share < kSleepBelowShare && may_sleep_) current_ = WaitMode::sleep;
+    shared_streak_ = share < kSleepBelowShare ? shared_streak_ + 1 : 0;
+    if (shared_streak_ >= kSharedIterations && may_sleep_) current_ = WaitMode::sleep;
     if (share > kSpinAboveShare) current_ = WaitMode::spin;
   }
   return current_;

@@ -26,9 +26,10 @@ std::string to_string(WaitMode mode);
 /// The automatic choice, made by each rank for itself (how a rank waits
 /// changes nothing in what it computes, so ranks need not agree): after each
 /// iteration, from the share of its core the rank got while it was runnable
-/// (Linux schedstat: on-CPU / (on-CPU + run delay)). Below 0.8 the core is
-/// shared and the rank sleeps while it waits; above 0.95 it spins again
-/// (the gap keeps a short burst of OS noise from flipping it back and forth).
+/// (Linux schedstat: on-CPU / (on-CPU + run delay)). Below 0.8 in 3
+/// iterations in a row the core is shared and the rank sleeps while it waits;
+/// above 0.95 it spins again (the gap and the streak keep a short burst of OS
+/// noise from flipping it back and forth).
 /// Without schedstat (share unknown) it spins. A rank whose core is shared
 /// with other ranks of the same run (more ranks than cores) always spins:
 /// there the MPI library yields while it polls (Open MPI does when it knows
@@ -38,6 +39,7 @@ class AutomaticWait {
  public:
   static constexpr double kSleepBelowShare = 0.8;
   static constexpr double kSpinAboveShare = 0.95;
+  static constexpr int kSharedIterations = 3;
   explicit AutomaticWait(bool may_sleep = true) : may_sleep_(may_sleep) {}
   /// Seconds on a core and runnable-but-waiting during the last iteration.
   WaitMode update(double on_cpu, double run_delay);
@@ -45,6 +47,7 @@ class AutomaticWait {
 
  private:
   bool may_sleep_ = true;
+  int shared_streak_ = 0;  // iterations in a row below kSleepBelowShare
   WaitMode current_ = WaitMode::spin;
 };
 
