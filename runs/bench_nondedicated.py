@@ -52,7 +52,7 @@ VARIANTS = {}
 for _place, _args in PLACEMENTS.items():
     for _wait in ("spin", "sleep", "auto"):
         VARIANTS[f"{_place} {_wait}"] = [*_args, "--wait", _wait]
-    for _planes in (4, 16):
+    for _planes in (4, 8, 16):
         VARIANTS[f"{_place} spin planes{_planes}"] = [*_args, "--wait", "spin", "--planes-per-message", str(_planes)]
         VARIANTS[f"{_place} auto planes{_planes}"] = [*_args, "--wait", "auto", "--planes-per-message", str(_planes)]
 BASELINE = "off spin"  # T0: today's equal stripes, unloaded
