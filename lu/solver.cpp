@@ -62,6 +62,8 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
+  if (config_.wait == WaitMode::automatic)
+    automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.comm));
 }
 
 void LuSolver::repartition(const Partition& next) {
@@ -173,6 +175,9 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   // The lower sweep runs k upwards and waits for each plane's last row from
   // the stripe below; the upper sweep runs k downwards and waits for each
   // plane's first row from the stripe above. Otherwise they are the same.
+  // Planes go in blocks of planes_per_message consecutive k: a block's rows of
+  // one column are contiguous, so a block is one message, sent once all its
+  // planes are computed and waited for before the first of them is.
   const bool lower = sweep == Sweep::lower;
   const GridSize& g = config_.grid;
   const int planes = g.nz - 2;
@@ -182,37 +187,46 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   const int halo_column = lower ? owned_.begin - 1 : owned_.end;
   const int edge_column = lower ? owned_.end - 1 : owned_.begin;
   const auto kernel = lower ? lower_sweep_plane : upper_sweep_plane;
+  const int per_block = std::clamp(config_.planes_per_message, 1, planes);
+  const int blocks = (planes + per_block - 1) / per_block;
+  const auto plane_of_step = [&](int step) { return lower ? 1 + step : planes - step; };
+  const auto block_steps = [&](int b) { return std::min(planes, (b + 1) * per_block) - b * per_block; };
+  // Lowest k of block b (its rows start there in memory).
+  const auto block_low_plane = [&](int b) {
+    return lower ? plane_of_step(b * per_block) : plane_of_step(b * per_block + block_steps(b) - 1);
+  };
 
-  // Pre-post the receives of every plane's boundary row.
-  std::vector<MPI_Request> recv(planes, MPI_REQUEST_NULL), send(planes, MPI_REQUEST_NULL);
-  // One tag for the whole sweep: the rows are sent in step order and the
+  // Pre-post the receives of every block's boundary rows.
+  // One tag for the whole sweep: blocks are sent in step order and the
   // receives posted in step order, so MPI's no-overtaking rule pairs them.
+  std::vector<MPI_Request> recv(blocks, MPI_REQUEST_NULL), send(blocks, MPI_REQUEST_NULL);
   if (source != MPI_PROC_NULL) {
-    for (int step = 0; step < planes; ++step) {
-      const int k = lower ? 1 + step : planes - step;
-      check_mpi(MPI_Irecv(rsd_.row(k, halo_column), row, MPI_DOUBLE, source, tag, comm_.comm, &recv[k - 1]),
+    for (int b = 0; b < blocks; ++b) {
+      check_mpi(MPI_Irecv(rsd_.row(block_low_plane(b), halo_column), row * block_steps(b), MPI_DOUBLE, source,
+                          tag, comm_.comm, &recv[b]),
                 "sweep receive");
     }
   }
   SweepTimes st;
   for (int step = 0; step < planes; ++step) {
-    const int k = lower ? 1 + step : planes - step;
-    {
+    const int b = step / per_block;
+    if (step % per_block == 0) {
       ScopedPhase t(timers_, Phase::pipeline_wait);
-      check_mpi(MPI_Wait(&recv[k - 1], MPI_STATUS_IGNORE), "sweep wait");
+      wait_for(recv[b], wait_mode());
     }
     const double t0 = wall_seconds();
-    kernel(coeff_, g, owned_, k, u_, rsd_, sweep_ws_, st);
+    kernel(coeff_, g, owned_, plane_of_step(step), u_, rsd_, sweep_ws_, st);
     emulate_speed(wall_seconds() - t0);
-    if (destination != MPI_PROC_NULL) {
-      check_mpi(
-          MPI_Isend(rsd_.row(k, edge_column), row, MPI_DOUBLE, destination, tag, comm_.comm, &send[k - 1]),
-          "sweep send");
+    const bool block_done = step == b * per_block + block_steps(b) - 1;
+    if (block_done && destination != MPI_PROC_NULL) {
+      check_mpi(MPI_Isend(rsd_.row(block_low_plane(b), edge_column), row * block_steps(b), MPI_DOUBLE,
+                          destination, tag, comm_.comm, &send[b]),
+                "sweep send");
     }
   }
   {
     ScopedPhase t(timers_, Phase::pipeline_wait);
-    check_mpi(MPI_Waitall(planes, send.data(), MPI_STATUSES_IGNORE), "sweep send wait");
+    wait_for_all(blocks, send.data(), wait_mode());
   }
   timers_[lower ? Phase::jacld : Phase::jacu] += st.jacobian;
   timers_[lower ? Phase::blts : Phase::buts] += st.solve;
@@ -241,12 +255,13 @@ double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& pro
     pipelined_sweep(Sweep::upper, kTagSweepUpper);
     compute_phase(Phase::update, [&] { update_state(update_factor); });
     // NPB also takes the norm of the SSOR correction here; nothing reads it.
-    timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_).total;
+    timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode()).total;
     compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
     iterations_run_ = istep;
     const RunQueueClock::Reading sched = run_queue_.read();
     history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_,
                         sched.on_cpu - sched_before.on_cpu, sched.waiting - sched_before.waiting});
+    automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
     if (rebalance && rebalance_ && rebalance_every_ > 0 && istep % rebalance_every_ == 0 && istep < niter) {
       const double t0 = wall_seconds();
       const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);

@@ -14,6 +14,7 @@
 #include "lu/field.hpp"
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
+#include "lu/request_wait.hpp"
 #include "lu/residual.hpp"
 #include "lu/run_queue_clock.hpp"
 #include "lu/speed_emulation.hpp"
@@ -28,6 +29,11 @@ struct SolverConfig {
   double dt = 0.0;
   double omega = 1.2;
   SpeedSchedule emulation;  // inactive: every rank at its real speed
+  // How this rank waits for pipeline and halo messages (see lu/request_wait.hpp).
+  WaitMode wait = WaitMode::automatic;
+  // k planes per pipeline message: fewer hand-offs per sweep, the same
+  // arithmetic in the same order (must be the same on every rank).
+  int planes_per_message = 1;
 };
 
 /// One rank's compute and wait seconds in one timed iteration.
@@ -117,6 +123,10 @@ class LuSolver {
   void update_state(double factor);  // u += factor * rsd on the owned interior
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
+  /// How to wait for messages now (config_.wait, with auto resolved).
+  [[nodiscard]] WaitMode wait_mode() const {
+    return config_.wait == WaitMode::automatic ? automatic_wait_.current() : config_.wait;
+  }
 
   StripeComm comm_;
   SolverConfig config_;
@@ -132,6 +142,7 @@ class LuSolver {
   int iteration_ = 1;  // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
+  AutomaticWait automatic_wait_;
   int rebalance_every_ = 0;
   RebalanceHook rebalance_;
   std::function<void(int, std::span<const IterationRecord>)> iteration_hook_;

@@ -88,7 +88,9 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   });
   const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
   agree(output_problem.empty(), output_problem, comm);
-  const SolverConfig solver_config{problem.grid, problem.iterations, problem.dt, 1.2, config.emulation};
+  const SolverConfig solver_config{problem.grid,     problem.iterations,          problem.dt, 1.2,
+                                   config.emulation, config.pipeline.wait,
+                                   config.pipeline.planes_per_message};
   return {config, problem, solver_config, comm, rank, ranks, rank == 0 ? out : nullptr, line};
 }
 

@@ -175,6 +175,15 @@ const std::vector<Option>& options() {
          if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
          c.balance.diffusive.damping = a;
        }},
+      {{"wait", "", false, "MODE",
+        "How a rank waits for messages: spin (in MPI_Wait), sleep (poll, sleep between polls) or auto "
+        "(default: spin, sleep while the rank's core is shared with other work)"},
+       [](RunConfig& c, auto o, auto v) {
+         c.pipeline.wait = parsed_by(o, [&] { return parse_wait_mode(text_of(v)); });
+       }},
+      {{"planes-per-message", "", false, "N",
+        "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
+       [](RunConfig& c, auto o, auto v) { c.pipeline.planes_per_message = at_least(o, to_int(o, v), 1); }},
       {{"json", "", false, "FILE", "Write the report as JSON to this file"},
        [](RunConfig& c, auto o, auto v) { set_path(o, c.output.json, v); }},
       {{"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},

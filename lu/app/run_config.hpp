@@ -22,6 +22,7 @@
 #include "balance/diffusive_balancer.hpp"
 #include "balance/weights.hpp"
 #include "lu/grid.hpp"
+#include "lu/request_wait.hpp"
 #include "lu/speed_emulation.hpp"
 #include "verify/class_table.hpp"
 
@@ -68,6 +69,13 @@ struct BalanceConfig {
   BalancerSettings diffusive;  // every, threshold, damping: only for BalanceMode::diffusive
 };
 
+/// How the pipeline talks: how a rank waits for messages, and how many k
+/// planes go in one message (the same result either way).
+struct PipelineConfig {
+  WaitMode wait = WaitMode::automatic;
+  int planes_per_message = 1;
+};
+
 struct OutputConfig {
   std::filesystem::path json;   // empty: no JSON report
   std::filesystem::path trace;  // empty: no trace
@@ -82,6 +90,7 @@ struct RunConfig {
   PlacementConfig placement;
   BalanceConfig balance;
   SpeedSchedule emulation;  // inactive unless --emulate-speeds
+  PipelineConfig pipeline;
   OutputConfig output;
   /// Options set explicitly (for options that mean something in one mode only).
   std::set<std::string, std::less<>> given;

@@ -1,0 +1,60 @@
+// How ranks wait for messages: the option values and the automatic choice
+// from the rank's core share.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <stdexcept>
+
+#include "lu/request_wait.hpp"
+
+namespace npblu {
+namespace {
+
+TEST(WaitMode, ParsesTheThreeModesAndRejectsOthers) {
+  EXPECT_EQ(parse_wait_mode("spin"), WaitMode::spin);
+  EXPECT_EQ(parse_wait_mode("sleep"), WaitMode::sleep);
+  EXPECT_EQ(parse_wait_mode("auto"), WaitMode::automatic);
+  EXPECT_EQ(to_string(parse_wait_mode("auto")), "auto");
+  EXPECT_THROW(parse_wait_mode("yield"), std::invalid_argument);
+}
+
+TEST(AutomaticWait, SpinsOnADedicatedCoreAndSleepsOnASharedOne) {
+  AutomaticWait w;
+  EXPECT_EQ(w.current(), WaitMode::spin);
+  EXPECT_EQ(w.update(0.010, 0.0001), WaitMode::spin);  // share 0.99
+  EXPECT_EQ(w.update(0.005, 0.005), WaitMode::spin);   // share 0.5 once: a burst of noise
+  EXPECT_EQ(w.update(0.010, 0.0001), WaitMode::spin);  // gone
+  EXPECT_EQ(w.update(0.005, 0.005), WaitMode::spin);   // 0.5 three times in a row: a shared core
+  EXPECT_EQ(w.update(0.005, 0.005), WaitMode::spin);
+  EXPECT_EQ(w.update(0.005, 0.005), WaitMode::sleep);
+  EXPECT_EQ(w.update(0.009, 0.001), WaitMode::sleep);   // 0.9: inside the gap, stays
+  EXPECT_EQ(w.update(0.0, 0.0), WaitMode::sleep);       // nothing measured (no schedstat): no change
+  EXPECT_EQ(w.update(0.010, 0.0002), WaitMode::spin);   // 0.98: the core is ours again
+  EXPECT_EQ(w.update(0.0085, 0.0015), WaitMode::spin);  // 0.85: inside the gap, stays
+}
+
+TEST(AutomaticWait, NeverSleepsWhenItsCoreIsSharedWithAnotherRank) {
+  AutomaticWait w(false);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(w.update(0.001, 0.009), WaitMode::spin);
+}
+
+TEST(AutomaticWait, ASingleRankSharesItsCoresWithNoPeer) {
+  EXPECT_FALSE(shares_core_with_peer(MPI_COMM_SELF));
+}
+
+TEST(RequestWait, SleepingWaitCompletesARequest) {
+  // A message to ourselves on MPI_COMM_SELF, waited for in each mode.
+  for (WaitMode mode : {WaitMode::spin, WaitMode::sleep, WaitMode::automatic}) {
+    double sent = 42.0, received = 0.0;
+    MPI_Request reqs[2];
+    MPI_Irecv(&received, 1, MPI_DOUBLE, 0, 7, MPI_COMM_SELF, &reqs[0]);
+    MPI_Isend(&sent, 1, MPI_DOUBLE, 0, 7, MPI_COMM_SELF, &reqs[1]);
+    wait_for(reqs[0], mode);
+    EXPECT_EQ(received, 42.0);
+    wait_for_all(1, &reqs[1], mode);
+    EXPECT_EQ(reqs[1], MPI_REQUEST_NULL);
+  }
+}
+
+}  // namespace
+}  // namespace npblu
