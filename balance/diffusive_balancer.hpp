@@ -32,9 +32,9 @@ struct RankWindow {
 struct BalancerSettings {
   int every = 5;            // balance every K iterations
   double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
-  double damping = 1.0;     // 0 < a <= 1: fraction of the equalising shift applied per step
+  double damping = 1.0;     // 0 < a <= 1: fraction of each boundary's flow toward the target applied per step
   int min_width = kMinimumColumnWidth;
-  int persistence = 2;  // windows of evidence for an imbalance of a tenth of the pair's columns (see decide)
+  int persistence = 2;  // windows of evidence for an imbalance of a tenth of two stripes' columns (see decide)
 };
 
 struct BalanceDecision {
@@ -63,7 +63,8 @@ class DiffusiveBalancer {
   static RankWindow effective(const RankWindow& measured, double share);
 
   /// The shift that would equalise the compute time of ranks r and r+1 at
-  /// their measured per-column costs: positive when r is slower.
+  /// their measured per-column costs: positive when r is slower. On two
+  /// ranks this is the flow decide() moves (before whole-column rounding).
   static double equalising_shift(int width_r, const RankWindow& r, int width_next, const RankWindow& next);
 
   /// Decides the next stripes from every rank's window (indexed by rank).
