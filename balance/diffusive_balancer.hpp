@@ -34,7 +34,8 @@ struct BalancerSettings {
   double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
   double damping = 1.0;     // 0 < a <= 1: fraction of each boundary's flow toward the target applied per step
   int min_width = kMinimumColumnWidth;
-  int persistence = 2;  // windows of evidence for an imbalance of a tenth of two stripes' columns (see decide)
+  int persistence =
+      2;  // windows of evidence for an imbalance of a tenth of two stripes' columns (see decide)
 };
 
 struct BalanceDecision {
