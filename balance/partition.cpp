@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "balance/min_max_partition.hpp"
+
 namespace npblu {
 
 namespace {
@@ -78,6 +80,13 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
       ++widths[r];
     }
   }
+  // Rounding can leave the slowest rank a column more than it needs: the
+  // best whole-column partition for costs 1 / weight, nearest the rounded
+  // widths (which it keeps wherever they are already optimal, so equal
+  // weights still give Partition::equal).
+  std::vector<double> cost(ranks);
+  for (int r = 0; r < ranks; ++r) cost[r] = total / weights[r];  // scaled: weights may be tiny or huge
+  widths = best_widths_near(cost, widths, min_width);
   return Partition(interior, widths);
 }
 

@@ -1,38 +1,17 @@
 #include "lu/app/runtime_balancing.hpp"
 
-#include <algorithm>
 #include <cstdlib>
+
+#include "balance/window_summary.hpp"
 
 namespace npblu {
 
-namespace {
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  const auto mid = v.begin() + v.size() / 2;
-  std::nth_element(v.begin(), mid, v.end());
-  if (v.size() % 2 == 1) return *mid;
-  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
-}
-}  // namespace
-
 std::optional<Partition> RuntimeBalancing::step(int iteration, const Partition& current,
                                                 std::span<const IterationRecord> window) {
-  // The first iteration after a migration pays for page faults in freshly
-  // allocated fields: a transient, not the new stripe's cost.
-  if (migrated_last_step_ && window.size() > 1) window = window.subspan(1);
-  // Medians, scaled to the window: OS jitter on a shared node makes single
-  // iterations up to twice as slow, and a sum would chase those spikes.
-  std::vector<double> compute, wait;
-  double on_cpu = 0.0, runnable = 0.0;
-  for (const auto& rec : window) {
-    compute.push_back(rec.compute);
-    wait.push_back(rec.wait);
-    on_cpu += rec.on_cpu;
-    runnable += rec.on_cpu + rec.run_delay;
-  }
-  const double n = static_cast<double>(window.size());
-  const double share = runnable > 0.0 ? on_cpu / runnable : 1.0;  // 1 where schedstat is unavailable
-  const RankWindow mine{median(compute) * n, median(wait) * n, share};
+  std::vector<IterationTiming> timings;
+  timings.reserve(window.size());
+  for (const auto& rec : window) timings.push_back({rec.compute, rec.wait, rec.on_cpu, rec.run_delay});
+  const RankWindow mine = summarize_window(timings, migrated_last_step_);
   constexpr int kFields = sizeof(RankWindow) / sizeof(double);
   static_assert(sizeof(RankWindow) == kFields * sizeof(double));
   std::vector<RankWindow> all(current.ranks());

@@ -1,0 +1,97 @@
+#include "balance/min_max_partition.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace npblu {
+
+namespace {
+
+void check_inputs(std::span<const double> cost, int columns, int min_width) {
+  if (cost.empty()) throw std::invalid_argument("a partition needs at least one rank");
+  if (min_width < 1) throw std::invalid_argument("minimum column width must be at least 1");
+  for (std::size_t r = 0; r < cost.size(); ++r) {
+    if (!std::isfinite(cost[r]) || cost[r] <= 0.0) {
+      throw std::invalid_argument("cost of rank " + std::to_string(r) + " must be a positive finite number");
+    }
+  }
+  if (static_cast<long long>(cost.size()) * min_width > columns) {
+    throw std::invalid_argument("too many ranks: " + std::to_string(cost.size()) + " ranks cannot split " +
+                                std::to_string(columns) + " columns with at least " +
+                                std::to_string(min_width) + " each");
+  }
+}
+
+// Most columns rank r can take without exceeding `limit` (a hair of relative
+// slack so that a limit equal to some width * cost admits that width).
+long long capacity(double cost, double limit) {
+  return static_cast<long long>(std::floor(limit / cost * (1.0 + 1e-12)));
+}
+
+}  // namespace
+
+double bottleneck(std::span<const int> widths, std::span<const double> cost) {
+  double worst = 0.0;
+  for (std::size_t r = 0; r < widths.size(); ++r) worst = std::max(worst, widths[r] * cost[r]);
+  return worst;
+}
+
+double best_bottleneck(std::span<const double> cost, int columns, int min_width) {
+  check_inputs(cost, columns, min_width);
+  // Greedy exchange argument: start every rank at the minimum width and
+  // give each further column to the rank that would finish it soonest. The
+  // max of increasing per-rank times is minimised by exactly this order.
+  using Entry = std::pair<double, int>;  // time with one more column, rank
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next;
+  double worst = 0.0;
+  for (int r = 0; r < static_cast<int>(cost.size()); ++r) {
+    worst = std::max(worst, min_width * cost[r]);
+    next.push({(min_width + 1) * cost[r], r});
+  }
+  for (long long left = columns - static_cast<long long>(cost.size()) * min_width; left > 0; --left) {
+    auto [time, r] = next.top();
+    next.pop();
+    worst = std::max(worst, time);
+    next.push({time + cost[r], r});
+  }
+  return worst;
+}
+
+std::vector<int> best_widths_near(std::span<const double> cost, std::span<const int> reference,
+                                  int min_width) {
+  if (reference.size() != cost.size()) throw std::invalid_argument("one reference width per rank needed");
+  const int ranks = static_cast<int>(cost.size());
+  const int columns = std::accumulate(reference.begin(), reference.end(), 0);
+  const double limit = best_bottleneck(cost, columns, min_width);
+  std::vector<long long> cap(ranks);
+  for (int r = 0; r < ranks; ++r) cap[r] = std::min<long long>(columns, capacity(cost[r], limit));
+  // Cut b is the end of rank b's stripe (prefix sum of widths). Every
+  // optimal partition has min_width <= width_r <= cap_r, hence cut b within
+  // [max(prefix of minima, columns - suffix of capacities),
+  //  min(prefix of capacities, columns - suffix of minima)].
+  std::vector<long long> suffix_cap(ranks + 1, 0);
+  for (int r = ranks - 1; r >= 0; --r) suffix_cap[r] = suffix_cap[r + 1] + cap[r];
+  std::vector<int> widths(ranks);
+  long long previous = 0, prefix_cap = 0, reference_cut = 0;
+  for (int b = 0; b + 1 < ranks; ++b) {
+    prefix_cap += cap[b];
+    reference_cut += reference[b];
+    const long long lo = std::max(
+        {static_cast<long long>(b + 1) * min_width, columns - suffix_cap[b + 1], previous + min_width});
+    const long long hi = std::min(
+        {prefix_cap, columns - static_cast<long long>(ranks - 1 - b) * min_width, previous + cap[b]});
+    const long long cut = std::clamp(reference_cut, lo, std::max(lo, hi));
+    widths[b] = static_cast<int>(cut - previous);
+    previous = cut;
+  }
+  widths[ranks - 1] = static_cast<int>(columns - previous);
+  return widths;
+}
+
+}  // namespace npblu

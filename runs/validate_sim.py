@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Validates lu-sim against real runs of lu on this machine.
+
+For each class (W, A): the model's per-point compute costs (rhs, lower
+sweep, upper sweep, update) come from the 1-rank run's phase timers, and its
+message time from the 2-rank equal-stripes run's wait (the one latency that
+makes the model's mean wait match; bandwidth fixed at 4 GB/s). Every run is
+then predicted by lu-sim with the same stripes and emulated speeds, and the
+table gives predicted vs measured time per iteration and per-rank wait per
+iteration. Medians of --repeats runs, runs of one round alternating.
+
+3 ranks on 2 cores time-share a core: the model has no notion of that (each
+modelled rank has a core of its own), so those rows are reported, not
+expected to match.
+
+  flock /tmp/npblu-timing.lock python3 runs/validate_sim.py            # W and A, 3 repeats
+  flock /tmp/npblu-timing.lock python3 runs/validate_sim.py --classes W --repeats 1
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+from lu_json import DEFAULT_LU, run_lu
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
+BANDWIDTH = 4e9
+
+CASES = [  # ranks, emulated speeds (None: none)
+    (1, None), (2, None), (2, "1,0.444"), (3, None), (3, "1,0.5,1"),
+]
+
+
+def per_iteration(r):
+    its = r["iterations_run"]
+    waits = [sum(row[q] for row in r["history"]["wait_s"]) / its for q in range(r["ranks"])]
+    computes = [sum(row[q] for row in r["history"]["compute_s"]) / its for q in range(r["ranks"])]
+    return r["time_s"] / its, waits, computes
+
+
+def costs_from(one_rank, n):
+    """Seconds per interior point per iteration, per phase, from a 1-rank run."""
+    t = one_rank["timers"]
+    points = (n - 2) ** 3 * one_rank["iterations_run"]
+    mean = lambda *names: sum(t[x]["mean"] for x in names) / points
+    return {"lower": mean("jacld", "blts"), "upper": mean("jacu", "buts"), "rhs": mean("rhs"),
+            "update": mean("update")}
+
+
+def simulate(sim, cls, ranks, speeds, cost, latency):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    cmd = [sim, "--class", cls, "--ranks", str(ranks), "--balance", "off", "--latency", str(latency),
+           "--bandwidth", str(BANDWIDTH), "--json", out, "--quiet"]
+    cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
+    if speeds:
+        cmd += ["--emulate-speeds", speeds]
+    subprocess.run(cmd, check=True)
+    with open(out) as f:
+        r = json.load(f)
+    os.remove(out)
+    its = r["iterations"]
+    return r["time_s"] / its, [l["wait_s"] / its for l in r["rank_loads"]], [l["compute_s"] / its for l in r["rank_loads"]]
+
+
+def fit_latency(sim, cls, cost, measured_wait):
+    """The latency at which the model's mean wait (2 equal ranks) matches the measurement."""
+    lo, hi = 0.0, 1e-3
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        _, w, _ = simulate(sim, cls, 2, None, cost, mid)
+        if statistics.mean(w) < measured_wait:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--sim", default=DEFAULT_SIM)
+    ap.add_argument("--classes", nargs="*", default=["W", "A"])
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    sizes = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}
+    print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
+          "| model wait ms/it per rank | measured compute ms/it | model compute ms/it |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for cls in a.classes:
+        runs = {case: [] for case in CASES}
+        for _ in range(a.repeats):
+            for ranks, speeds in CASES:
+                args = ["--balance", "off"] + (["--emulate-speeds", speeds] if speeds else [])
+                runs[(ranks, speeds)].append(run_lu(a.lu, cls, ranks, args))
+        med = {}
+        for case, rs in runs.items():
+            t = statistics.median(r["time_s"] for r in rs)
+            med[case] = min(rs, key=lambda r: abs(r["time_s"] - t))
+        cost = costs_from(med[(1, None)], sizes[cls])
+        _, w2, _ = per_iteration(med[(2, None)])
+        latency = fit_latency(a.sim, cls, cost, statistics.mean(w2))
+        print(f"<!-- class {cls}: costs ns/point {', '.join(f'{k} {v * 1e9:.2f}' for k, v in cost.items())}; "
+              f"fitted message latency {latency * 1e6:.1f} us -->")
+        for ranks, speeds in CASES:
+            mt, mw, mc = per_iteration(med[(ranks, speeds)])
+            st, sw, sc = simulate(a.sim, cls, ranks, speeds, cost, latency)
+            note = " (2 cores: time-shared)" if ranks > 2 else ""
+            fmt = lambda v: ", ".join(f"{x * 1e3:.2f}" for x in v)
+            print(f"| {cls} | {ranks}{note} | {speeds or 'equal'} | {mt * 1e3:.2f} ms | {st * 1e3:.2f} ms | "
+                  f"{st / mt:.3f} | {fmt(mw)} | {fmt(sw)} | {fmt(mc)} | {fmt(sc)} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+// lu-sim: a model of an LU run on P columnwise stripes that drives the real
+// balancer (see sim/simulation.hpp). Options follow lu's where they mean the
+// same; the cost and network options calibrate the model.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "balance/parse_number.hpp"
+#include "lu/app/trace_writer.hpp"
+#include "sim/simulation.hpp"
+#include "verify/class_table.hpp"
+
+using namespace npblu;
+using namespace npblu::sim;
+
+namespace {
+
+struct Usage : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// "@FILE": one speed per line per rank (blank lines and '#' comments
+// skipped); a line "@N" starts the speeds that take effect from iteration N.
+// Returned in --emulate-speeds syntax, which SpeedSchedule parses.
+std::string read_speed_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Usage("cannot read speeds file '" + path + "'");
+  std::string line, spec, segment;
+  while (std::getline(in, line)) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    if (word[0] == '@') {
+      spec += segment + ";" + word + ":";
+      segment.clear();
+    } else {
+      segment += (segment.empty() ? "" : ",") + word;
+    }
+  }
+  return spec + segment;
+}
+
+std::vector<int> parse_columns(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto v = parse_int(item);
+    if (!v) throw Usage("--columns: '" + text + "' is not a comma-separated list of integers");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+const char* mode_name(BalanceMode m) {
+  switch (m) {
+    case BalanceMode::off:
+      return "off";
+    case BalanceMode::fixed:
+      return "static";
+    case BalanceMode::diffusive:
+      return "diffusive";
+    case BalanceMode::best:
+      return "best";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "lu-sim: a model of LU on columnwise stripes (pipelined sweeps, halo exchange) driving the real "
+      "diffusive balancer"};
+  app.name("lu-sim");
+  SimConfig c;
+  std::string class_name, balance = "off", speeds, columns, json_path, trace_path;
+  std::vector<int> size;
+  std::optional<int> iterations;
+  bool history = false, overwrite = false, quiet = false;
+  app.add_option("--ranks,-P", c.ranks, "Modelled ranks")->required();
+  app.add_option("--class,-c,class", class_name, "Problem class (grid and iterations): S W A B C D E F");
+  app.add_option("--size", size, "Custom grid NX NY NZ")->expected(3);
+  app.add_option("--iterations", iterations, "Iterations (default: the class's, else 250)");
+  app.add_option("--balance", balance,
+                 "off | static | diffusive | best (the best partition for the true speeds)");
+  app.add_option("--balance-every", c.settings.every, "Balancing period K (default 5)");
+  app.add_option("--balance-threshold", c.settings.threshold, "Wait-gap trigger (default 0.02)");
+  app.add_option("--balance-damping", c.settings.damping, "Damping (default 1)");
+  app.add_option("--columns", columns, "Starting widths W0,W1,...");
+  app.add_option("--emulate-speeds", speeds,
+                 "Speeds per rank, lu's schedule syntax ('1,0.5;@80:1,1'), or @FILE");
+  app.add_option("--noise", c.noise,
+                 "Relative standard deviation of each rank's compute per iteration (0.05: 5%)");
+  app.add_option("--seed", c.seed, "Seed of the noise");
+  app.add_option("--latency", c.cost.latency, "Seconds per message");
+  app.add_option("--bandwidth", c.cost.bandwidth, "Bytes per second");
+  app.add_option("--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
+  app.add_option("--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
+  app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
+  app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
+  app.add_option("--json", json_path, "Write the result as JSON");
+  app.add_flag("--history", history, "Put the per-iteration, per-rank history in the JSON");
+  app.add_option("--trace", trace_path, "Write a partition trace (HDF5, lu's schema)");
+  app.add_flag("--trace-overwrite", overwrite, "Replace an existing trace file");
+  app.add_flag("--quiet,-q", quiet, "Print nothing but errors");
+  try {
+    app.parse(argc, argv);
+    if (!class_name.empty() && !size.empty()) throw Usage("give --class or --size, not both");
+    int class_iterations = 250;
+    if (!class_name.empty()) {
+      const auto pc =
+          class_name.size() == 1 ? find_problem_class(char(std::toupper(class_name[0]))) : std::nullopt;
+      if (!pc) throw Usage("unknown class '" + class_name + "'");
+      c.grid = {pc->n, pc->n, pc->n};
+      class_iterations = pc->itmax;
+    } else if (!size.empty()) {
+      c.grid = {size[0], size[1], size[2]};
+    } else {
+      throw Usage("no problem given: --class or --size NX NY NZ");
+    }
+    c.iterations = iterations.value_or(class_iterations);
+    if (balance == "off")
+      c.balance = BalanceMode::off;
+    else if (balance == "static")
+      c.balance = BalanceMode::fixed;
+    else if (balance == "diffusive")
+      c.balance = BalanceMode::diffusive;
+    else if (balance == "best")
+      c.balance = BalanceMode::best;
+    else
+      throw Usage("--balance '" + balance + "': expected off, static, diffusive or best");
+    if (c.ranks < 1) throw Usage("--ranks must be at least 1");
+    if (c.ranks > Partition::max_ranks(c.grid.interior_columns())) {
+      throw Usage("too many ranks: " + std::to_string(c.ranks) + " ranks cannot split " +
+                  std::to_string(c.grid.ny - 2) + " interior columns with at least 2 each");
+    }
+    if (!columns.empty()) {
+      if (c.balance == BalanceMode::off || c.balance == BalanceMode::best)
+        throw Usage("--columns needs --balance static or diffusive");
+      c.columns = parse_columns(columns);
+      if (static_cast<int>(c.columns.size()) != c.ranks)
+        throw Usage("--columns gives " + std::to_string(c.columns.size()) + " widths for " +
+                    std::to_string(c.ranks) + " ranks");
+    }
+    if (!speeds.empty()) {
+      c.speeds = SpeedSchedule::parse(speeds[0] == '@' ? read_speed_file(speeds.substr(1)) : speeds, c.ranks);
+    }
+    std::unique_ptr<TraceWriter> trace;
+    if (!trace_path.empty()) {
+      std::string cmd;
+      for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
+      TraceMetadata meta{class_name.empty() ? "U" : class_name,
+                         c.grid,
+                         c.iterations,
+                         c.ranks,
+                         mode_name(c.balance),
+                         c.settings.every,
+                         c.settings.threshold,
+                         c.settings.damping,
+                         "model",
+                         std::vector<double>(c.ranks, 1.0),
+                         c.speeds.spec(),
+                         std::vector<std::string>(c.ranks, "lu-sim"),
+                         NPBLU_VERSION,
+                         cmd,
+                         utc_now()};
+      trace = std::make_unique<TraceWriter>(trace_path, overwrite, meta);
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const SimResult r = simulate(c);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    if (trace) {
+      trace->append(r.history, 1);
+      trace->append_moves(r.moves);
+      trace->flush();
+    }
+    const auto loads = r.history.loads();
+    if (!quiet) {
+      std::string spec = c.speeds.spec();
+      if (spec.size() > 60) spec = spec.substr(0, 57) + "...";
+      std::printf("lu-sim: %d ranks, grid %dx%dx%d, %d iterations, balance %s%s%s\n", c.ranks, c.grid.nx,
+                  c.grid.ny, c.grid.nz, c.iterations, mode_name(c.balance),
+                  c.speeds.active() ? ", speeds " : "", spec.c_str());
+      std::printf(
+          "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "
+          "columns migrated %d\n",
+          r.time, r.time / c.iterations, r.steps, r.moved_columns, r.migrated_columns);
+      std::printf(
+          "imbalance (compute max/mean) first %d iterations %.3f, last %d %.3f; model ran in %.3f s\n",
+          c.settings.every, r.history.window_imbalance(0, c.settings.every), c.settings.every,
+          r.history.window_imbalance(c.iterations - c.settings.every, c.iterations), wall);
+      if (c.ranks <= 16) {
+        std::printf("%6s %8s %12s %12s\n", "rank", "columns", "compute s", "wait s");
+        for (int q = 0; q < c.ranks; ++q)
+          std::printf("%6d %8d %12.6f %12.6f\n", q, loads[q].columns, loads[q].compute, loads[q].wait);
+      }
+    }
+    if (!json_path.empty()) {
+      nlohmann::json j;
+      j["program"] = "lu-sim";
+      j["ranks"] = c.ranks;
+      j["grid"] = {c.grid.nx, c.grid.ny, c.grid.nz};
+      j["iterations"] = c.iterations;
+      j["balance"] = mode_name(c.balance);
+      j["balance_every"] = c.settings.every;
+      j["emulated_speeds"] = c.speeds.spec();
+      j["noise"] = c.noise;
+      j["seed"] = c.seed;
+      j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
+                   {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
+      j["time_s"] = r.time;
+      j["model_seconds"] = wall;
+      j["iteration_time_s"] = r.iteration_time;
+      j["balance_steps"] = r.steps;
+      j["moved_columns"] = r.moved_columns;
+      j["migrated_columns"] = r.migrated_columns;
+      j["columns"] = r.final_columns;
+      j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
+      auto& moves = j["balance_moves"] = nlohmann::json::array();
+      for (const auto& m : r.moves)
+        moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
+      auto& rl = j["rank_loads"] = nlohmann::json::array();
+      for (const auto& l : loads)
+        rl.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+      if (history) {
+        const auto& h = r.history;
+        auto rows = [&](const auto& v) {
+          nlohmann::json out = nlohmann::json::array();
+          for (int it = 0; it < h.iterations(); ++it) {
+            out.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
+                                                                    v.begin() + h.index(it, 0) + h.ranks()));
+          }
+          return out;
+        };
+        j["history"] = {{"column_begin", rows(h.column_begin)},
+                        {"column_end", rows(h.column_end)},
+                        {"compute_s", rows(h.compute)},
+                        {"wait_s", rows(h.wait)},
+                        {"speed", rows(h.speed)}};
+      }
+      std::ofstream out(json_path);
+      if (!(out << j.dump(1) << '\n')) throw Usage("cannot write the JSON report '" + json_path + "'");
+    }
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lu-sim: error: %s\n", e.what());
+    return 2;
+  }
+}

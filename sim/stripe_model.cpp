@@ -1,0 +1,80 @@
+#include "sim/stripe_model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npblu::sim {
+
+StripeModel::StripeModel(GridSize grid, CostModel cost, int ranks)
+    : grid_(grid),
+      cost_(cost),
+      clock_(ranks, 0.0),
+      done_(std::size_t(ranks) * std::max(0, grid.nz - 2), 0.0) {
+  if (ranks < 1) throw std::invalid_argument("the model needs at least one rank");
+  if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
+    throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
+}
+
+double StripeModel::elapsed() const { return *std::max_element(clock_.begin(), clock_.end()); }
+
+void StripeModel::synchronise(double seconds, std::vector<RankIteration>& out) {
+  const double all = elapsed() + seconds;
+  for (std::size_t r = 0; r < clock_.size(); ++r) {
+    out[r].wait += all - clock_[r];
+    clock_[r] = all;
+  }
+}
+
+void StripeModel::iterate(std::span<const int> widths, std::span<const double> slowdown,
+                          std::vector<RankIteration>& out) {
+  const int ranks = static_cast<int>(clock_.size());
+  const int planes = grid_.nz - 2;
+  const double row_points = grid_.nx - 2;                                      // one (k, j) row of interior i
+  const double column_points = row_points * planes;                            // one column j
+  const double row_bytes = 5.0 * grid_.nx * sizeof(double);                    // the pipeline's message
+  const double halo_bytes = 2.0 * 5.0 * grid_.nx * grid_.nz * sizeof(double);  // two columns of u
+  const double row_message = message_seconds(row_bytes), halo_message = message_seconds(halo_bytes);
+  out.assign(ranks, {});
+  auto compute = [&](int r, double seconds) {
+    out[r].compute += seconds;
+    clock_[r] += seconds;
+  };
+  auto wait_until = [&](int r, double t) {
+    if (t > clock_[r]) {
+      out[r].wait += t - clock_[r];
+      clock_[r] = t;
+    }
+  };
+  // Scale the residual (part of the update timer in lu).
+  for (int r = 0; r < ranks; ++r) compute(r, 0.5 * cost_.update * column_points * widths[r] * slowdown[r]);
+  // Lower sweep: k upward, rank 0 first.
+  for (int r = 0; r < ranks; ++r) {
+    const double plane = cost_.lower * row_points * widths[r] * slowdown[r];
+    for (int k = 0; k < planes; ++k) {
+      if (r > 0) wait_until(r, done_[std::size_t(r - 1) * planes + k] + row_message);
+      compute(r, plane);
+      done_[std::size_t(r) * planes + k] = clock_[r];
+    }
+  }
+  // Upper sweep: k downward, the last rank first.
+  for (int r = ranks - 1; r >= 0; --r) {
+    const double plane = cost_.upper * row_points * widths[r] * slowdown[r];
+    for (int k = planes - 1; k >= 0; --k) {
+      if (r + 1 < ranks) wait_until(r, done_[std::size_t(r + 1) * planes + k] + row_message);
+      compute(r, plane);
+      done_[std::size_t(r) * planes + k] = clock_[r];
+    }
+  }
+  for (int r = 0; r < ranks; ++r) compute(r, 0.5 * cost_.update * column_points * widths[r] * slowdown[r]);
+  // Halo exchange: each rank needs both neighbours' updated edge columns.
+  const std::vector<double> sent = clock_;
+  for (int r = 0; r < ranks; ++r) {
+    double arrived = clock_[r];
+    if (r > 0) arrived = std::max(arrived, sent[r - 1] + halo_message);
+    if (r + 1 < ranks) arrived = std::max(arrived, sent[r + 1] + halo_message);
+    wait_until(r, arrived);
+  }
+  for (int r = 0; r < ranks; ++r) compute(r, cost_.rhs * column_points * widths[r] * slowdown[r]);
+}
+
+}  // namespace npblu::sim

@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "balance/min_max_partition.hpp"
+#include "balance/partition.hpp"
+
+using namespace npblu;
+
+namespace {
+
+// Every composition of `columns` into `ranks` widths >= min_width: the brute-force reference.
+double brute_force_best(const std::vector<double>& cost, int columns, int min_width) {
+  const int ranks = static_cast<int>(cost.size());
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<int> w(ranks, min_width);
+  std::function<void(int, int, double)> place = [&](int r, int left, double worst) {
+    if (r == ranks - 1) {
+      if (left >= min_width) best = std::min(best, std::max(worst, left * cost[r]));
+      return;
+    }
+    for (int x = min_width; x <= left - min_width * (ranks - 1 - r); ++x)
+      place(r + 1, left - x, std::max(worst, x * cost[r]));
+  };
+  place(0, columns, 0.0);
+  return best;
+}
+
+}  // namespace
+
+TEST(MinMaxPartition, MatchesBruteForceOnSmallCases) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> speed(0.2, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int ranks = 1 + trial % 4, columns = 2 * ranks + trial % 13;
+    std::vector<double> cost(ranks);
+    for (auto& c : cost) c = 1.0 / speed(rng);
+    const double expected = brute_force_best(cost, columns, 2);
+    EXPECT_DOUBLE_EQ(best_bottleneck(cost, columns, 2), expected) << trial;
+    std::vector<int> reference(ranks, 2);
+    reference.back() += columns - 2 * ranks;  // everything on the last rank
+    const auto w = best_widths_near(cost, reference, 2);
+    EXPECT_EQ(std::accumulate(w.begin(), w.end(), 0), columns);
+    for (int x : w) EXPECT_GE(x, 2);
+    EXPECT_DOUBLE_EQ(bottleneck(w, cost), expected) << trial;
+  }
+}
+
+TEST(MinMaxPartition, KeepsCutsThatNeedNotMove) {
+  // Rank 3 is slow: only the cut next to it must move; 20,20 of ranks 0
+  // and 1 are already as good as anything.
+  const std::vector<double> cost{1.0, 1.0, 1.0, 2.0};
+  const std::vector<int> now{20, 20, 20, 20};
+  const auto w = best_widths_near(cost, now, 2);
+  EXPECT_DOUBLE_EQ(bottleneck(w, cost), 23.0);  // 23,23,23,11 -> max(23, 22)
+  EXPECT_EQ(w[3], 11);
+  EXPECT_LE(w[0], 23);
+}
+
+TEST(MinMaxPartition, MultiHopFlowInOneStep) {
+  // One slow rank at the end of 64: the ranks far from it must shift too.
+  std::vector<double> cost(64, 1.0);
+  cost.back() = 1.0 / 0.444;
+  std::vector<int> equal(64, 20);
+  const auto w = best_widths_near(cost, equal, 2);
+  EXPECT_EQ(w.back(), 9);  // 9 * 2.25 = 20.3; the other 1271 columns over 63 ranks: 21 (20.2)
+  EXPECT_LE(bottleneck(w, cost), 21.0);
+}
+
+TEST(MinMaxPartition, WeightsRoundingNeverWorseAndEqualStaysEqual) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> weight(0.3, 1.0);
+  for (int trial = 0; trial < 100; ++trial) {
+    const int ranks = 2 + trial % 7;
+    std::vector<double> w(ranks), cost(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      w[r] = weight(rng);
+      cost[r] = 1.0 / w[r];
+    }
+    const auto p = Partition::from_weights({1, 63}, w);
+    const double best = best_bottleneck(cost, 62, 2);
+    EXPECT_NEAR(bottleneck(p.widths(), cost), best, 1e-12 * best) << trial;
+  }
+  for (int ranks = 1; ranks <= 31; ++ranks) {
+    EXPECT_EQ(Partition::from_weights({1, 63}, std::vector<double>(ranks, 0.7)),
+              Partition::equal({1, 63}, ranks));
+  }
+}
+
+TEST(MinMaxPartition, BadInputRejected) {
+  EXPECT_THROW(best_bottleneck(std::vector<double>{1.0, 0.0}, 10, 2), std::invalid_argument);
+  EXPECT_THROW(best_bottleneck(std::vector<double>{1.0, 1.0}, 3, 2), std::invalid_argument);
+  EXPECT_THROW(best_bottleneck(std::vector<double>{}, 3, 2), std::invalid_argument);
+}

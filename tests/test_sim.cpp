@@ -1,0 +1,133 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.hpp"
+#include "sim/stripe_model.hpp"
+
+using namespace npblu;
+using namespace npblu::sim;
+
+namespace {
+
+// P ranks of 20 columns, class-A-like planes, 250 iterations.
+SimConfig chain(int ranks, BalanceMode mode, const std::string& speeds, double noise) {
+  SimConfig c;
+  c.grid = {64, 20 * ranks + 2, 64};
+  c.ranks = ranks;
+  c.iterations = 250;
+  c.balance = mode;
+  c.speeds = SpeedSchedule::parse(speeds, ranks);
+  c.noise = noise;
+  c.seed = 5;
+  return c;
+}
+
+std::string list(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);
+  }
+  return s;
+}
+
+double sum(const std::vector<double>& v, int from, int to) {
+  return std::accumulate(v.begin() + from, v.begin() + to, 0.0);
+}
+
+// The bar: from equal stripes, within 1.05 x the best whole-column
+// partition's time after at most 3 balancing steps, and staying there
+// (every 10-iteration window from `settle` on).
+void expect_converges(const std::string& speeds, double noise, int change = 0) {
+  const SimResult dif = simulate(chain(64, BalanceMode::diffusive, speeds, noise));
+  const SimResult best = simulate(chain(64, BalanceMode::best, speeds, noise));
+  const int settle = change + 20;
+  int steps = 0, last = -1;
+  for (const auto& m : dif.moves) {
+    if (m.iteration > change && m.iteration <= settle && m.iteration != last) ++steps;
+    last = m.iteration;
+  }
+  EXPECT_GE(steps, 1) << speeds;
+  EXPECT_LE(steps, 3) << speeds;
+  for (int w = settle; w + 10 <= 250; w += 10) {
+    EXPECT_LE(sum(dif.iteration_time, w, w + 10), 1.05 * sum(best.iteration_time, w, w + 10))
+        << speeds << " iterations " << w + 1 << "-" << w + 10;
+  }
+}
+
+}  // namespace
+
+TEST(StripeModel, PipelineEventTimesOfOneIteration) {
+  // Equal ranks, free messages: the lower sweep fills the pipeline from
+  // rank 0, the upper from the last rank, so rank 0 ends after 2n + 2P - 2
+  // plane steps, and the last rank waits P - 1 steps in the lower sweep and
+  // one in the halo exchange (its lower neighbour updates a step later).
+  const int ranks = 5, nz = 12, planes = nz - 2;
+  CostModel cost{1e-9, 1e-9, 2e-9, 0.5e-9, 0.0, 1e30};
+  StripeModel m({10, 2 * ranks + 2, nz}, cost, ranks);
+  std::vector<RankIteration> out;
+  const std::vector<int> widths(ranks, 2);
+  const std::vector<double> slow(ranks, 1.0);
+  m.iterate(widths, slow, out);
+  const double plane = 1e-9 * 8 * 2, column = 8.0 * planes;
+  const double fixed = (0.5e-9 + 2e-9) * column * 2;  // update and rhs of a 2-column stripe
+  EXPECT_NEAR(out[0].compute + out[0].wait, fixed + (2 * planes + 2 * ranks - 2) * plane, 1e-15);
+  EXPECT_NEAR(out[ranks - 1].wait, ranks * plane, 1e-15);
+  for (const auto& r : out) EXPECT_NEAR(r.compute, fixed + 2 * planes * plane, 1e-15);
+}
+
+TEST(StripeModel, OneRankNeverWaits) {
+  StripeModel m({64, 66, 64}, CostModel{}, 1);
+  std::vector<RankIteration> out;
+  m.iterate(std::vector<int>{64}, std::vector<double>{2.0}, out);
+  EXPECT_EQ(out[0].wait, 0.0);
+  EXPECT_DOUBLE_EQ(m.elapsed(), out[0].compute);
+}
+
+TEST(Simulation, SlowRankInTheMiddleWithNoiseConvergesOnSixtyFourRanks) {
+  std::vector<double> s(64, 1.0);
+  s[32] = 0.444;
+  expect_converges(list(s), 0.05);
+}
+
+TEST(Simulation, LinearSpeedsConvergeOnSixtyFourRanks) {
+  std::vector<double> s(64);
+  for (int r = 0; r < 64; ++r) s[r] = 0.444 + (1 - 0.444) * r / 63.0;
+  expect_converges(list(s), 0.0);
+}
+
+TEST(Simulation, HalfSlowSwappingMidRunConvergesAgain) {
+  std::vector<double> before(64, 1.0), after(64, 0.444);
+  for (int r = 0; r < 32; ++r) {
+    before[r] = 0.444;
+    after[r] = 1.0;
+  }
+  expect_converges(list(before), 0.05);
+  expect_converges(list(before) + ";@100:" + list(after), 0.05, 100);
+}
+
+TEST(Simulation, HomogeneousRanksWithNoiseStayStill) {
+  const std::string ones = list(std::vector<double>(64, 1.0));
+  const SimResult dif = simulate(chain(64, BalanceMode::diffusive, ones, 0.05));
+  const SimResult off = simulate(chain(64, BalanceMode::off, ones, 0.05));
+  int late = 0;
+  for (const auto& m : dif.moves) late += m.iteration > 20 ? std::abs(m.columns) : 0;
+  EXPECT_EQ(late, 0);
+  EXPECT_LE(dif.time, 1.005 * off.time);
+}
+
+TEST(Simulation, HistoryTilesTheColumnsEveryIteration) {
+  const SimResult r = simulate(chain(8, BalanceMode::diffusive, "1,1,0.5,1,1,1,1,0.3", 0.05));
+  const auto& h = r.history;
+  for (int it = 0; it < h.iterations(); ++it) {
+    EXPECT_EQ(h.column_begin[h.index(it, 0)], 1);
+    EXPECT_EQ(h.column_end[h.index(it, 7)], 161);
+    for (int q = 0; q + 1 < 8; ++q)
+      EXPECT_EQ(h.column_end[h.index(it, q)], h.column_begin[h.index(it, q + 1)]);
+  }
+  EXPECT_GT(r.moved_columns, 0);
+}
