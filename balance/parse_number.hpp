@@ -5,8 +5,10 @@
 // and each caller words its own error.
 #include <cstddef>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace npblu {
 
@@ -32,6 +34,22 @@ inline std::optional<double> parse_double(const std::string& text) {
 inline std::optional<int> parse_int(const std::string& text) {
   return detail::parse_whole<int>(text,
                                   [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
+}
+
+/// "3,5,2" -> {3,5,2}: every comma-separated item a whole integer, no empty
+/// item (so "" and "5," give nothing).
+inline std::optional<std::vector<int>> parse_int_list(const std::string& text) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const std::optional<int> v = parse_int(item);
+    if (!v) return std::nullopt;
+    values.push_back(*v);
+  }
+  // getline yields no item for "" or after a trailing comma.
+  if (values.empty() || text.back() == ',') return std::nullopt;
+  return values;
 }
 
 }  // namespace npblu

@@ -4,7 +4,6 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -47,22 +46,9 @@ std::string read_speed_file(const std::string& path) {
 }
 
 std::vector<int> parse_columns(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto v = parse_int(item);
-    if (!v) throw Usage("--columns: '" + text + "' is not a comma-separated list of integers");
-    out.push_back(*v);
-  }
-  return out;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
+  auto widths = parse_int_list(text);
+  if (!widths) throw Usage("--columns: '" + text + "' is not a comma-separated list of integers");
+  return std::move(*widths);
 }
 
 const char* mode_name(BalanceMode m) {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -67,13 +66,6 @@ std::vector<std::string> gather_host_names(MPI_Comm comm) {
   return hosts;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 /// Step 1: every check of run_config.hpp, before anything is computed. The
 /// combination and rank-count checks give the same verdict on every rank;
 /// the output paths are probed by rank 0, which writes them, and agreed.
@@ -88,8 +80,12 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   });
   const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
   agree(output_problem.empty(), output_problem, comm);
-  const SolverConfig solver_config{problem.grid,     problem.iterations,          problem.dt, 1.2,
-                                   config.emulation, config.pipeline.wait,
+  const SolverConfig solver_config{problem.grid,
+                                   problem.iterations,
+                                   problem.dt,
+                                   1.2,
+                                   config.emulation,
+                                   config.pipeline.wait,
                                    config.pipeline.planes_per_message};
   return {config, problem, solver_config, comm, rank, ranks, rank == 0 ? out : nullptr, line};
 }

@@ -59,19 +59,9 @@ int at_least(std::string_view option, int value, int minimum) {
 }
 
 std::vector<int> to_int_list(std::string_view option, std::string_view value) {
-  std::vector<int> values;
-  std::stringstream in{text_of(value)};
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto v = parse_int(item);
-    if (!v) break;
-    values.push_back(*v);
-  }
-  const auto items = std::count(value.begin(), value.end(), ',') + 1;
-  if (static_cast<long>(values.size()) != items) {
-    refuse(option, quote_value(value) + " is not a comma-separated list of integers");
-  }
-  return values;
+  auto values = parse_int_list(text_of(value));
+  if (!values) refuse(option, quote_value(value) + " is not a comma-separated list of integers");
+  return std::move(*values);
 }
 
 // Runs a parser from balance/ or lu/ (std::invalid_argument) as a UsageError

@@ -32,8 +32,11 @@ struct TraceMetadata {
   std::vector<std::string> hosts;  // per rank
   std::string version;
   std::string command_line;
-  std::string start_time;  // ISO 8601, UTC
+  std::string start_time;  // ISO 8601, UTC (utc_now)
 };
+
+/// The current time as TraceMetadata::start_time takes it: "2026-11-22T07:55:04Z".
+std::string utc_now();
 
 class TraceWriter {
  public:
