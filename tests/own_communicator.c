@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   int stolen = 0;
   MPI_Test(&pending, &stolen, MPI_STATUS_IGNORE);
   if (stolen) fprintf(stderr, "rank %d: the caller's wildcard receive took a message during the run\n", rank);
+  /* Every rank has looked before anyone sends the caller's message: otherwise
+   * a fast neighbour's send could complete our receive before our look. */
+  MPI_Barrier(MPI_COMM_WORLD);
 
   /* Now the caller's own message: rank r sends to rank r+1 (mod size). */
   double outbox[kWords];
