@@ -89,22 +89,67 @@ void LuSolver::reset_state() {
 }
 
 SolveResult LuSolver::run(double progress_interval, const ProgressCallback& progress) {
+  start();
+  advance(config_.iterations, progress ? progress_every(progress_interval) : 0, progress);
+  return finish();
+}
+
+void LuSolver::start() {
   reset_state();
   compute_forcing(coeff_, config_.grid, owned_, frct_);
   // One iteration to touch every page and warm the caches, then start over.
-  warmup_seconds_ = ssor(1, 0, {});
+  warmup_seconds_ = untimed_ssor(1);
   reset_state();
-  int progress_every = 0;
-  if (progress && progress_interval > 0.0 && warmup_seconds_ * config_.iterations > progress_interval) {
-    progress_every =
-        std::max(1, static_cast<int>(std::ceil(progress_interval / std::max(warmup_seconds_, 1e-9))));
+  prepare_iterations();
+  check_mpi(MPI_Barrier(comm_.comm), "barrier");
+}
+
+int LuSolver::progress_every(double interval) const {
+  if (interval <= 0.0 || warmup_seconds_ * config_.iterations <= interval) return 0;
+  return std::max(1, static_cast<int>(std::ceil(interval / std::max(warmup_seconds_, 1e-9))));
+}
+
+int LuSolver::advance(int n, int report_every, const ProgressCallback& progress) {
+  const double start = wall_seconds();
+  const double elapsed_before = loop_seconds_;
+  int ran = 0;
+  while (ran < std::max(n, 0) && !finished()) {
+    const int istep = iterations_run_ + 1;
+    converged_ = iterate(istep, true);
+    ++ran;
+    const bool report =
+        progress && report_every > 0 && istep % report_every == 0 && istep != config_.iterations;
+    if (report) {
+      rsdnm_ = residual_norm();
+      progress(istep, elapsed_before + wall_seconds() - start, rsdnm_);
+      converged_ = residual_converged();
+    }
   }
+  loop_seconds_ += wall_seconds() - start;
+  return ran;
+}
+
+void LuSolver::state_written() {
+  halo_exchange(u_, owned_, kStateHalo, comm_);
+  compute_residual(coeff_, config_.grid, owned_, u_, frct_, rsd_, residual_ws_);
+  rsdnm_ = residual_norm();
+}
+
+Vector5 LuSolver::residual_norms() const {
+  return rms_from_sums(config_.grid,
+                       allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
+}
+
+SolveResult LuSolver::finish() {
   SolveResult result;
-  result.seconds = ssor(config_.iterations, progress_every, progress, true);
+  check_mpi(MPI_Allreduce(&loop_seconds_, &result.seconds, 1, MPI_DOUBLE, MPI_MAX, comm_.comm),
+            "time reduction");
   result.iterations = iterations_run_;
   result.timers = timers_;
   result.history = history_;
-  result.residual_norms = rsdnm_;
+  // The norms of the current residual: at the last iteration the same
+  // arithmetic as rsdnm_, on a run stopped early its up-to-date value.
+  result.residual_norms = residual_norms();
 
   const GridSize& g = config_.grid;
   result.error_norms =
@@ -159,16 +204,19 @@ void LuSolver::emulate_speed(double seconds) {
 double LuSolver::measure_compute(int iterations) {
   reset_state();
   compute_forcing(coeff_, config_.grid, owned_, frct_);
-  ssor(1, 0, {});
+  untimed_ssor(1);
   reset_state();
-  ssor(iterations, 0, {});
+  untimed_ssor(iterations);
   return timers_.compute();
 }
 
 Vector5 LuSolver::residual_norm() {
   ScopedPhase t(timers_, Phase::norms);
-  return rms_from_sums(config_.grid,
-                       allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
+  return residual_norms();
+}
+
+bool LuSolver::residual_converged() const {
+  return std::all_of(rsdnm_.begin(), rsdnm_.end(), [](double r) { return r < kResidualTolerance; });
 }
 
 void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
@@ -232,57 +280,64 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   timers_[lower ? Phase::blts : Phase::buts] += st.solve;
 }
 
-double LuSolver::ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance) {
-  const GridSize& g = config_.grid;
-  const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
-  const int inorm = config_.iterations;
-
+void LuSolver::prepare_iterations() {
   halo_exchange(u_, owned_, kStateHalo, comm_);
-  compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_);
+  compute_residual(coeff_, config_.grid, owned_, u_, frct_, rsd_, residual_ws_);
   rsdnm_ = residual_norm();
   timers_.clear();
+  iterations_run_ = 0;
+  converged_ = false;
+  loop_seconds_ = 0.0;
+  history_.clear();
+}
+
+double LuSolver::untimed_ssor(int niter) {
+  prepare_iterations();
   check_mpi(MPI_Barrier(comm_.comm), "barrier");
   const double start = wall_seconds();
-
-  iterations_run_ = 0;
-  history_.clear();
-  for (int istep = 1; istep <= niter; ++istep) {
-    iteration_ = istep;
-    const double compute_before = timers_.compute(), wait_before = timers_.wait();
-    const RunQueueClock::Reading sched_before = run_queue_.read();
-    compute_phase(Phase::update, [&] { scale_residual(); });
-    pipelined_sweep(Sweep::lower, kTagSweepLower);
-    pipelined_sweep(Sweep::upper, kTagSweepUpper);
-    compute_phase(Phase::update, [&] { update_state(update_factor); });
-    // NPB also takes the norm of the SSOR correction here; nothing reads it.
-    timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode()).total;
-    compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
-    iterations_run_ = istep;
-    const RunQueueClock::Reading sched = run_queue_.read();
-    history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_,
-                        sched.on_cpu - sched_before.on_cpu, sched.waiting - sched_before.waiting});
-    automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
-    if (rebalance && rebalance_ && rebalance_every_ > 0 && istep % rebalance_every_ == 0 && istep < niter) {
-      const double t0 = wall_seconds();
-      const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);
-      if (auto next = rebalance_(istep, partition_, window); next && *next != partition_) repartition(*next);
-      history_.back().migration = wall_seconds() - t0;
-      timers_[Phase::migration] += history_.back().migration;
-    }
-    if (rebalance && iteration_hook_) iteration_hook_(istep, history_);
-    const bool report = progress && progress_every > 0 && istep % progress_every == 0 && istep != niter;
-    if (istep % inorm == 0 || istep == config_.iterations || report) {
-      rsdnm_ = residual_norm();
-      if (report) progress(istep, wall_seconds() - start, rsdnm_);
-    }
-    bool converged = true;
-    for (double r : rsdnm_) converged = converged && r < kResidualTolerance;
-    if (converged) break;
+  for (int istep = 1; istep <= niter && !iterate(istep, false); ++istep) {
   }
   const double local = wall_seconds() - start;
   double slowest = 0.0;
   check_mpi(MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_.comm), "time reduction");
   return slowest;
+}
+
+bool LuSolver::iterate(int istep, bool timed) {
+  const GridSize& g = config_.grid;
+  const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
+  iteration_ = istep;
+  const double compute_before = timers_.compute(), wait_before = timers_.wait();
+  const RunQueueClock::Reading sched_before = run_queue_.read();
+  compute_phase(Phase::update, [&] { scale_residual(); });
+  pipelined_sweep(Sweep::lower, kTagSweepLower);
+  pipelined_sweep(Sweep::upper, kTagSweepUpper);
+  compute_phase(Phase::update, [&] { update_state(update_factor); });
+  // NPB also takes the norm of the SSOR correction here; nothing reads it.
+  timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode()).total;
+  compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
+  iterations_run_ = istep;
+  const RunQueueClock::Reading sched = run_queue_.read();
+  history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_,
+                      sched.on_cpu - sched_before.on_cpu, sched.waiting - sched_before.waiting});
+  automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
+  if (timed) {
+    maybe_rebalance(istep);
+    if (iteration_hook_) iteration_hook_(istep, history_);
+  }
+  // NPB's inorm is itmax: the norm is taken at the last iteration only.
+  if (istep % config_.iterations == 0) rsdnm_ = residual_norm();
+  return residual_converged();
+}
+
+void LuSolver::maybe_rebalance(int istep) {
+  if (!rebalance_ || rebalance_every_ <= 0 || istep % rebalance_every_ != 0 || istep >= config_.iterations)
+    return;
+  const double t0 = wall_seconds();
+  const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);
+  if (auto next = rebalance_(istep, partition_, window); next && *next != partition_) repartition(*next);
+  history_.back().migration = wall_seconds() - t0;
+  timers_[Phase::migration] += history_.back().migration;
 }
 
 std::string LuSolver::checksum() const { return field_checksum(u_, owned_, config_.grid.ny, comm_); }

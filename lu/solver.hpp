@@ -73,11 +73,44 @@ class LuSolver {
   LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition);
 
   /// The whole NPB LU benchmark: initialise, one warm-up iteration, reset,
-  /// the timed iterations, then the error norms and the surface integral.
+  /// the timed iterations, then the error norms and the surface integral
+  /// (start, advance to the end, finish).
   /// With progress_interval > 0 and a callback, reports progress about every
   /// progress_interval seconds (an iteration count derived collectively from
   /// the warm-up time, so all ranks agree), if the run looks longer than that.
   SolveResult run(double progress_interval = 0.0, const ProgressCallback& progress = {});
+
+  // The same run in steps, for callers that look at it between iterations.
+  // start + advance(n1) + advance(n2) + ... + finish computes exactly what
+  // run() does, bit for bit, whatever the n's.
+
+  /// Collective: the initial state and forcing, one warm-up iteration, the
+  /// initial state again and its residual: ready for timed iteration 1.
+  void start();
+  /// Collective: up to `n` more timed iterations (fewer at the last one or
+  /// on convergence); returns how many ran. With report_every > 0, calls
+  /// `progress` at every report_every-th iteration (not the last).
+  int advance(int n, int report_every = 0, const ProgressCallback& progress = {});
+  /// Timed iterations done since start().
+  [[nodiscard]] int iterations_done() const { return iterations_run_; }
+  /// Whether advance() has nothing left to do (the last iteration, or converged).
+  [[nodiscard]] bool finished() const { return iterations_run_ >= config_.iterations || converged_; }
+  /// Collective: the RMS norms of the current steady-state residual. Only
+  /// reads: asking changes nothing the iterations compute.
+  [[nodiscard]] Vector5 residual_norms() const;
+  /// Collective: the result so far: the residual norms, error norms and
+  /// surface integral of the current state, and the timed seconds (max over
+  /// ranks of the time spent in advance()).
+  SolveResult finish();
+  /// For callers that set u between iterations (a checkpoint being
+  /// restored, the C API's copy-in): write the owned columns of
+  /// writable_state(), then call state_written() (collective), which
+  /// refreshes the halos and the residual the next iteration starts from.
+  [[nodiscard]] Field5& writable_state() { return u_; }
+  void state_written();
+  /// Iterations between progress reports for about `interval` seconds, from
+  /// the warm-up time (the same on every rank); 0 when the run looks shorter.
+  [[nodiscard]] int progress_every(double interval) const;
 
   /// Runtime rebalancing during the timed iterations (none by default).
   void set_rebalance(int every, RebalanceHook hook) {
@@ -110,12 +143,22 @@ class LuSolver {
 
  private:
   void reset_state();
-  /// NPB's ssor(niter): returns the max-over-ranks seconds of the loop.
-  double ssor(int niter, int progress_every, const ProgressCallback& progress, bool rebalance = false);
+  /// The residual of u and the timers cleared: what NPB's ssor does before its loop.
+  void prepare_iterations();
+  /// NPB's ssor(niter) without rebalancing or hooks (the warm-up and the
+  /// calibration): returns the max-over-ranks seconds of the loop.
+  double untimed_ssor(int niter);
+  /// One SSOR iteration, number `istep`; returns whether the residual has converged.
+  /// Timed iterations (`timed`) also rebalance and call the iteration hook.
+  bool iterate(int istep, bool timed);
+  /// Rebalances after timed iteration `istep` when the hook asks to.
+  void maybe_rebalance(int istep);
   enum class Sweep { lower, upper };
   /// One triangular sweep over all planes, pipelined with the neighbouring stripes.
   void pipelined_sweep(Sweep sweep, int tag);
-  Vector5 residual_norm();
+  Vector5 residual_norm();  // residual_norms(), timed as Phase::norms
+  /// NPB's test: every component of the last residual norm under 1e-8.
+  [[nodiscard]] bool residual_converged() const;
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>
   void compute_phase(Phase phase, Work&& work);
@@ -139,7 +182,9 @@ class LuSolver {
   PhaseTimers timers_;
   Vector5 rsdnm_{};
   int iterations_run_ = 0;
-  int iteration_ = 1;  // current timed iteration, for the speed schedule
+  bool converged_ = false;
+  double loop_seconds_ = 0.0;  // this rank's seconds in advance() since start()
+  int iteration_ = 1;          // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
   AutomaticWait automatic_wait_;

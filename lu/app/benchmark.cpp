@@ -25,7 +25,7 @@ namespace {
 
 /// What every step of a run needs to know.
 struct RunContext {
-  const RunConfig& config;
+  RunConfig config;
   Problem problem;
   SolverConfig solver_config;
   MPI_Comm comm;
@@ -283,18 +283,17 @@ void print_header(const RunContext& ctx, const Partition& partition, const std::
   *ctx.out << std::endl;
 }
 
-/// Step 7: the timed run, with progress lines on rank 0.
-SolveResult solve(const RunContext& ctx, LuSolver& solver) {
+/// Step 7: the timed iterations, with progress lines on rank 0. Every rank
+/// gets the callback: the solver computes the norm it prints collectively.
+ProgressCallback progress_lines(const RunContext& ctx) {
   std::ostream* out = ctx.out;
   const int iterations = ctx.problem.iterations;
-  const ProgressCallback progress = [out, iterations](int it, double elapsed, const Vector5& rsdnm) {
+  return [out, iterations](int it, double elapsed, const Vector5& rsdnm) {
     if (!out) return;
     *out << fmt::format(" iteration {:6d} / {}   elapsed {:9.2f} s   residual[1] {:.6e}\n", it, iterations,
                         elapsed, rsdnm[0])
          << std::flush;
   };
-  const OutputConfig& output = ctx.config.output;
-  return solver.run(output.quiet ? 0.0 : output.progress_interval, progress);
 }
 
 /// Step 8 (collective): the report, complete on rank 0.
@@ -367,18 +366,62 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
 
 }  // namespace
 
+struct BenchmarkSession::State {
+  explicit State(RunContext context) : ctx(std::move(context)) {}
+  RunContext ctx;
+  std::vector<double> weights;
+  std::unique_ptr<LuSolver> solver;
+  std::shared_ptr<RuntimeBalancing> balancing;
+  std::shared_ptr<PartitionTrace> trace;
+  ProgressCallback progress;
+  int report_every = 0;  // iterations between progress lines (0: none)
+  bool finished = false;
+};
+
+BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
+                                   const std::string& command_line)
+    : state_(std::make_unique<State>(check_inputs(config, comm, out, command_line))) {
+  State& s = *state_;
+  s.weights = agree_on_weights(s.ctx);
+  const Partition partition = place_stripes(s.ctx, s.weights);
+  s.solver = make_solver(s.ctx, partition);
+  s.balancing = attach_balancer(s.ctx, *s.solver);
+  s.trace = attach_trace(s.ctx, *s.solver, s.weights, s.balancing);
+  print_header(s.ctx, partition, s.weights);
+  s.solver->start();
+  s.progress = progress_lines(s.ctx);
+  // Every rank computes the same count (the warm-up time is the max over ranks).
+  s.report_every =
+      s.ctx.config.output.quiet ? 0 : s.solver->progress_every(s.ctx.config.output.progress_interval);
+}
+
+BenchmarkSession::~BenchmarkSession() = default;
+
+int BenchmarkSession::advance(int n) {
+  if (state_->finished) throw std::logic_error("advance: the run has been finished");
+  return state_->solver->advance(n, state_->report_every, state_->progress);
+}
+
+int BenchmarkSession::iterations_done() const { return state_->solver->iterations_done(); }
+int BenchmarkSession::iterations() const { return state_->ctx.problem.iterations; }
+bool BenchmarkSession::finished() const { return state_->solver->finished(); }
+Vector5 BenchmarkSession::residual_norms() const { return state_->solver->residual_norms(); }
+LuSolver& BenchmarkSession::solver() { return *state_->solver; }
+
+BenchmarkOutcome BenchmarkSession::finish() {
+  State& s = *state_;
+  if (s.finished) throw std::logic_error("finish: the run has been finished already");
+  s.finished = true;
+  const SolveResult result = s.solver->finish();
+  if (s.trace) s.trace->finish(result.history, moves_of(s.balancing));
+  return publish(s.ctx, build_report(s.ctx, *s.solver, result, s.weights, s.balancing.get()), *s.solver);
+}
+
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                const std::string& command_line) {
-  const RunContext ctx = check_inputs(config, comm, out, command_line);
-  const std::vector<double> weights = agree_on_weights(ctx);
-  const Partition partition = place_stripes(ctx, weights);
-  const auto solver = make_solver(ctx, partition);
-  const auto balancing = attach_balancer(ctx, *solver);
-  const auto trace = attach_trace(ctx, *solver, weights, balancing);
-  print_header(ctx, partition, weights);
-  const SolveResult result = solve(ctx, *solver);
-  if (trace) trace->finish(result.history, moves_of(balancing));
-  return publish(ctx, build_report(ctx, *solver, result, weights, balancing.get()), *solver);
+  BenchmarkSession session(config, comm, out, command_line);
+  session.advance(session.iterations());
+  return session.finish();
 }
 
 }  // namespace npblu

@@ -3,6 +3,7 @@
 // command runs, and what the C API and the Fortran bindings call.
 #include <mpi.h>
 
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -37,5 +38,44 @@ struct BenchmarkOutcome {
 /// failed after computing started (a trace or report write).
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                const std::string& command_line = "");
+
+class LuSolver;
+
+/// The same run in steps, for callers that look at it between iterations
+/// (the C API's stepping, checkpoints). Every member is collective over
+/// `comm`. Constructing it does everything run_benchmark does before the
+/// timed iterations (checks, placement, the solver, balancer and trace, the
+/// report header, the warm-up and reset); advance() runs timed iterations
+/// with balancing and tracing as in a full run; finish() does the rest.
+/// Constructed, advanced to the end and finished, it computes exactly what
+/// run_benchmark does, bit for bit, however the iterations are split.
+/// Throws as run_benchmark does.
+class BenchmarkSession {
+ public:
+  BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
+                   const std::string& command_line = "");
+  ~BenchmarkSession();
+  BenchmarkSession(const BenchmarkSession&) = delete;
+  BenchmarkSession& operator=(const BenchmarkSession&) = delete;
+
+  /// Up to n more timed iterations (fewer at the last or on convergence);
+  /// returns how many ran.
+  int advance(int n);
+  [[nodiscard]] int iterations_done() const;
+  [[nodiscard]] int iterations() const;  // the run's total (itmax)
+  [[nodiscard]] bool finished() const;
+  /// The RMS norms of the current steady-state residual (reading changes nothing).
+  [[nodiscard]] Vector5 residual_norms() const;
+  /// The solver, for access to its state (see LuSolver::writable_state).
+  [[nodiscard]] LuSolver& solver();
+  /// Error norms, surface integral, verification and the report of the
+  /// iterations run so far (a run finished early does not verify); the
+  /// trace is closed. Call once.
+  BenchmarkOutcome finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace npblu
