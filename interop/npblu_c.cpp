@@ -10,42 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "interop/npblu.h"
-#include "lu/app/benchmark.hpp"
+#include "interop/npblu_handle.hpp"
 #include "lu/app/messages.hpp"
-#include "lu/app/run_config.hpp"
-#include "lu/communicator.hpp"
 
-struct npblu_solver {
-  npblu::Communicator comm;  // ours: a duplicate of the caller's
-  npblu::RunConfig config;
-  std::string settings;  // what was set, for the trace's command_line attribute
-  bool print_report = true;
-  std::optional<npblu::BenchmarkOutcome> outcome;
-  std::string error;
-};
-
+namespace npblu::c_api {
 namespace {
-
-int fail(npblu_solver* h, int status, std::string message) {
-  h->error = npblu::one_line_message(message);
-  return status;
-}
-
-template <class F>
-int guarded(npblu_solver* h, F&& f) {
-  if (!h) return NPBLU_ERROR_ARGUMENT;
-  try {
-    h->error.clear();
-    return f();
-  } catch (const npblu::UsageError& e) {
-    return fail(h, NPBLU_ERROR_ARGUMENT, e.what());
-  } catch (const npblu::RunError& e) {
-    return fail(h, NPBLU_ERROR_RUN, e.what());
-  } catch (const std::exception& e) {
-    return fail(h, NPBLU_ERROR_RUN, e.what());
-  }
-}
 
 template <class F>
 int result(const npblu_solver* h, const void* out, F&& f) {
@@ -59,6 +28,11 @@ int result(const npblu_solver* h, const void* out, F&& f) {
 }
 
 }  // namespace
+}  // namespace npblu::c_api
+
+using npblu::c_api::fail;
+using npblu::c_api::guarded;
+using npblu::c_api::result;
 
 extern "C" {
 
