@@ -32,13 +32,13 @@ extern "C" {
 
 /* Settings of the diffusive balancer (the lu command's --balance-* options). */
 typedef struct npblu_balance_settings {
-  int every;          /* feeds per decision (default 5) */
-  double threshold;   /* wait difference, as a fraction of the window, that triggers a move (0.02) */
-  double damping;     /* in (0, 1]: fraction of each boundary's flow applied per decision (1) */
-  int min_width;      /* narrowest range a rank may own (2; at least 1) */
-  int persistence;    /* windows of evidence a small imbalance needs before it moves (2) */
-  int core_share;     /* 1: read each rank's share of its core from the run-queue clock (Linux
-                         schedstat) between feeds, as the solver does (1); 0: the fed times only */
+  int every;        /* feeds per decision (default 5) */
+  double threshold; /* wait difference, as a fraction of the window, that triggers a move (0.02) */
+  double damping;   /* in (0, 1]: fraction of each boundary's flow applied per decision (1) */
+  int min_width;    /* narrowest range a rank may own (2; at least 1) */
+  int persistence;  /* windows of evidence a small imbalance needs before it moves (2) */
+  int core_share;   /* 1: read each rank's share of its core from the run-queue clock (Linux
+                       schedstat) between feeds, as the solver does (1); 0: the fed times only */
 } npblu_balance_settings;
 
 /* The defaults above. */

@@ -82,7 +82,8 @@ npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
 }
 
 /// The starting partition; throws std::invalid_argument on bad input.
-Partition starting_partition(int columns, int ranks, const int* widths, const double* weights, int min_width) {
+Partition starting_partition(int columns, int ranks, const int* widths, const double* weights,
+                             int min_width) {
   if (columns < 1) throw std::invalid_argument("the column count must be at least 1");
   const ColumnRange all{0, columns};
   if (widths && weights) throw std::invalid_argument("give widths or weights, not both");
@@ -103,8 +104,9 @@ bool same_everywhere(std::vector<double> values, MPI_Comm comm) {
 /// What create checks locally and then across ranks: every value that must agree.
 std::vector<double> create_inputs(int columns, int ranks, const int* widths, const double* weights,
                                   const npblu::BalancerSettings& s) {
-  std::vector<double> v{double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every),
-                        s.threshold, s.damping, double(s.min_width), double(s.persistence)};
+  std::vector<double> v{
+      double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every), s.threshold,
+      s.damping,       double(s.min_width),       double(s.persistence)};
   for (int r = 0; r < ranks; ++r) v.push_back(widths ? widths[r] : weights ? weights[r] : 0.0);
   return v;
 }
@@ -154,8 +156,9 @@ std::string record_feed(npblu_balancer* h, double compute, double wait) {
   const double run_delay = now.waiting - h->last_reading.waiting;
   h->last_reading = now;
   if (!is_time(compute) || !is_time(wait)) {
-    const std::string why = "fed times must be finite and non-negative, got compute " + std::to_string(compute) +
-                            " s, wait " + std::to_string(wait) + " s (rank " + std::to_string(h->rank) + ")";
+    const std::string why = "fed times must be finite and non-negative, got compute " +
+                            std::to_string(compute) + " s, wait " + std::to_string(wait) + " s (rank " +
+                            std::to_string(h->rank) + ")";
     if (h->bad_feed.empty()) h->bad_feed = why;
     h->window.push_back({});
     return why;
@@ -190,7 +193,9 @@ int set_widths(npblu_balancer* h, const int* widths) {
   std::string problem = widths ? "" : "null widths";
   std::optional<Partition> next;
   try {
-    if (widths) next = Partition::from_widths(h->current.interior(), std::span(widths, ranks), h->balancer.settings().min_width);
+    if (widths)
+      next = Partition::from_widths(h->current.interior(), std::span(widths, ranks),
+                                    h->balancer.settings().min_width);
   } catch (const std::exception& e) {
     problem = e.what();
   }
@@ -243,11 +248,14 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
   return "";
 }
 
-npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data, std::size_t bytes,
-                              int halo) {
+npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
+                              std::size_t bytes, int halo) {
   const ColumnRange from = h->previous[h->rank], to = h->current[h->rank];
-  return {static_cast<const std::byte*>(old_data), {from.begin - halo, from.end + halo},
-          static_cast<std::byte*>(new_data), {to.begin - halo, to.end + halo}, bytes};
+  return {static_cast<const std::byte*>(old_data),
+          {from.begin - halo, from.end + halo},
+          static_cast<std::byte*>(new_data),
+          {to.begin - halo, to.end + halo},
+          bytes};
 }
 
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
@@ -384,12 +392,14 @@ int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes,
   return NPBLU_OK;
 }
 
-int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
-                           const size_t* column_bytes, int halo) {
+int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays,
+                           void* const* new_arrays, const size_t* column_bytes, int halo) {
   return guarded(h, [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
 }
 
-const char* npblu_balancer_error_message(const npblu_balancer* h) { return h ? h->error.c_str() : "null handle"; }
+const char* npblu_balancer_error_message(const npblu_balancer* h) {
+  return h ? h->error.c_str() : "null handle";
+}
 
 int npblu_balancer_copy_error_message(const npblu_balancer* h, char* buf, int length) {
   if (!buf || length < 1) return NPBLU_ERROR_ARGUMENT;

@@ -66,8 +66,8 @@ void copy_kept(const MovedArray& a, ColumnRange old_owned, ColumnRange new_owned
 
 }  // namespace
 
-void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to, MPI_Comm comm,
-                  int tag) {
+void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
+                  MPI_Comm comm, int tag) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -97,7 +97,8 @@ void move_columns(std::span<const MovedArray> arrays, const Partition& from, con
     }
     copy_kept(a, old_owned, new_owned);
   }
-  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "migration wait");
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+        "migration wait");
 }
 
 }  // namespace npblu

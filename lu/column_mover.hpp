@@ -30,7 +30,7 @@ struct MovedArray {
 /// new storage is copied locally (halo and fixed boundary columns keep their
 /// values); new columns stored nowhere before are left untouched. Arrays
 /// must not overlap. Throws std::runtime_error on an MPI failure.
-void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to, MPI_Comm comm,
-                  int tag);
+void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
+                  MPI_Comm comm, int tag);
 
 }  // namespace npblu

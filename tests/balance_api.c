@@ -18,14 +18,14 @@
 
 static int rank = 0, size = 1, failures = 0;
 
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
+#define CHECK(cond, ...)                                          \
+  do {                                                            \
+    if (!(cond)) {                                                \
       fprintf(stderr, "rank %d: FAIL line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-      ++failures;                                          \
-    }                                                      \
+      fprintf(stderr, __VA_ARGS__);                               \
+      fprintf(stderr, "\n");                                      \
+      ++failures;                                                 \
+    }                                                             \
   } while (0)
 
 /* Whether every rank holds the same int and the same string. */
@@ -85,7 +85,8 @@ static void test_bad_inputs(void) {
   }
   int cuts[9];
   char message[256] = "";
-  CHECK(npblu_partition_from_weights(10, 2, NULL, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT, "null weights");
+  CHECK(npblu_partition_from_weights(10, 2, NULL, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT,
+        "null weights");
   CHECK(npblu_partition_from_weights(3, 2, weights, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT,
         "too many ranks");
   CHECK(strstr(message, "too many ranks") != NULL, "message: %s", message);
@@ -129,7 +130,9 @@ static void test_bad_inputs(void) {
 }
 
 /* One double per (element, column): a value no other (array, column, element) has. */
-static double value_of(int array, int column, int element) { return array * 1e6 + column * 100.0 + element + 0.25; }
+static double value_of(int array, int column, int element) {
+  return array * 1e6 + column * 100.0 + element + 0.25;
+}
 
 /* Bulk-synchronous timings: every rank waits for the slowest. */
 static void fake_iteration(const int* cuts, const double* cost, double* compute, double* wait) {
@@ -163,7 +166,8 @@ static void test_convergence(void) {
     double compute, wait;
     fake_iteration(cuts, cost, &compute, &wait);
     int changed = 0;
-    CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed: %s", npblu_balancer_error_message(h));
+    CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed: %s",
+          npblu_balancer_error_message(h));
     if (!changed) continue;
     npblu_balancer_columns(h, &begin, &end);
     double* next = columns_array(begin - halo, end + halo, per_column);
@@ -196,9 +200,10 @@ static void test_convergence(void) {
   if (rank == 0) {
     printf("convergence on %d ranks: widths", size);
     for (int r = 0; r < size; ++r) printf(" %d", cuts[r + 1] - cuts[r]);
-    printf("; bottleneck %.4g s vs ideal %.4g s; %d decisions, %d changes, %d columns moved; "
-           "last predicted imbalance %.3f -> %.3f\n",
-           bottleneck, ideal, decisions, changes, moved, before, after);
+    printf(
+        "; bottleneck %.4g s vs ideal %.4g s; %d decisions, %d changes, %d columns moved; "
+        "last predicted imbalance %.3f -> %.3f\n",
+        bottleneck, ideal, decisions, changes, moved, before, after);
   }
   CHECK(decisions == 40, "decisions %d", decisions);
   CHECK(changes >= 1 && moved > 0, "nothing moved");
@@ -270,7 +275,8 @@ static void test_random_migration(void) {
   fill(d, c, begin, end);
   for (int step = 0; step < 30; ++step) {
     random_widths(widths, s.min_width);
-    CHECK(npblu_balancer_set_widths(h, widths) == NPBLU_OK, "set widths: %s", npblu_balancer_error_message(h));
+    CHECK(npblu_balancer_set_widths(h, widths) == NPBLU_OK, "set widths: %s",
+          npblu_balancer_error_message(h));
     int old_begin, old_end;
     npblu_balancer_previous_columns(h, &old_begin, &old_end);
     npblu_balancer_columns(h, &begin, &end);

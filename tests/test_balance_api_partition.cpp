@@ -30,8 +30,8 @@ std::vector<int> cpp_cuts(int columns, const std::vector<double>& weights, int m
 }
 
 TEST(BalanceApiPartition, MatchesPartitionFromWeights) {
-  const std::vector<std::vector<double>> cases = {{1, 1}, {3, 1}, {1, 2.5, 1}, {4, 1, 1.5, 1, 2},
-                                                  {1e-9, 1e-9, 3e-9}, {1, 0.444}, {7, 1, 1, 1, 1, 1, 1}};
+  const std::vector<std::vector<double>> cases = {
+      {1, 1}, {3, 1}, {1, 2.5, 1}, {4, 1, 1.5, 1, 2}, {1e-9, 1e-9, 3e-9}, {1, 0.444}, {7, 1, 1, 1, 1, 1, 1}};
   for (int columns : {14, 61, 160, 1001}) {
     for (int min_width : {1, 2, 3}) {
       for (const auto& w : cases) {

@@ -5,7 +5,8 @@
 
 namespace npblu {
 
-BalanceDecision CollectiveBalancer::decide(const Partition& current, std::span<const IterationTiming> window) {
+BalanceDecision CollectiveBalancer::decide(const Partition& current,
+                                           std::span<const IterationTiming> window) {
   const RankWindow mine = summarize_window(window, migrated_last_step_);
   constexpr int kFields = sizeof(RankWindow) / sizeof(double);
   static_assert(sizeof(RankWindow) == kFields * sizeof(double));

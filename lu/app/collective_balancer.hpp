@@ -15,7 +15,8 @@ namespace npblu {
 
 class CollectiveBalancer {
  public:
-  CollectiveBalancer(DiffusiveBalancer balancer, MPI_Comm comm) : balancer_(std::move(balancer)), comm_(comm) {}
+  CollectiveBalancer(DiffusiveBalancer balancer, MPI_Comm comm)
+      : balancer_(std::move(balancer)), comm_(comm) {}
 
   /// Collective over the communicator (one MPI_Allgather): the decision for
   /// `current` from every rank's window. The first iteration of a window
