@@ -180,19 +180,10 @@ contains
     end do
   end subroutine
 
-  ! The settings for create: the library's defaults, overridden by what is present.
-  function settings_of(every, threshold, damping, min_width, core_share) result(s)
-    integer(int64), intent(in) :: every, min_width
-    real(c_double), intent(in) :: threshold, damping
-    logical, intent(in) :: core_share
-    type(c_settings) :: s
+  ! The library's default settings.
+  type(c_settings) function default_settings() result(s)
     integer(c_int) :: status
     status = c_settings_default(s)
-    if (every /= huge(every)) s%every = int(every, c_int)
-    if (threshold /= huge(threshold)) s%threshold = threshold  ! (a NaN is passed on, and refused)
-    if (damping /= huge(damping)) s%damping = damping
-    if (min_width /= huge(min_width)) s%min_width = int(min_width, c_int)
-    if (.not. core_share) s%core_share = 0
   end function
 
   ! Collective: create on a Fortran communicator handle, the kind-independent core.
