@@ -103,10 +103,10 @@ bool same_everywhere(std::vector<double> values, MPI_Comm comm) {
 
 /// What create checks locally and then across ranks: every value that must agree.
 std::vector<double> create_inputs(int columns, int ranks, const int* widths, const double* weights,
-                                  const npblu::BalancerSettings& s) {
+                                  const npblu::BalancerSettings& s, bool core_share) {
   std::vector<double> v{
-      double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every), s.threshold,
-      s.damping,       double(s.min_width),       double(s.persistence)};
+      double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every),   s.threshold,
+      s.damping,       double(s.min_width),       double(s.persistence),      double(core_share)};
   for (int r = 0; r < ranks; ++r) v.push_back(widths ? widths[r] : weights ? weights[r] : 0.0);
   return v;
 }
@@ -127,11 +127,8 @@ int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* wi
   }
   std::string agreed;
   if (!npblu::first_failure(problem.empty(), problem, comm, agreed) &&
-      !same_everywhere(create_inputs(columns, ranks, widths, weights, s), comm)) {
+      !same_everywhere(create_inputs(columns, ranks, widths, weights, s, core_share), comm)) {
     agreed = "ranks passed different columns, widths, weights or settings to npblu_balancer_create";
-  }
-  if (agreed.empty() && !same_everywhere({double(core_share)}, comm)) {
-    agreed = "ranks passed different core_share settings to npblu_balancer_create";
   }
   if (!agreed.empty()) {
     copy_message(npblu::one_line_message(agreed), message, length);
