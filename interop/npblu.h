@@ -101,4 +101,6 @@ NPBLU_API const char* npblu_status_string(int status);
 }
 #endif
 
+#include "npblu_balance.h" /* the balancer on the caller's own arrays: one include gives everything */
+
 #endif /* NPBLU_H */

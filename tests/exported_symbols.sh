@@ -25,4 +25,13 @@ header=$(dirname "$0")/../interop/npblu.h
 for f in $(grep -Eo '^NPBLU_API [a-z ]*\**(npblu_[a-z_]+)\(' "$header" | grep -Eo 'npblu_[a-z_]+'); do
   nm -D --defined-only "$c_library" | grep -qw "$f" || { echo "FAIL: $f (npblu.h) is not exported"; status=1; }
 done
+# The balancer API (npblu_balance.h) too, and the F77 entry points NPBLU_BAL_* of libnpblu_fortran.
+balance_header=$(dirname "$0")/../interop/npblu_balance.h
+for f in $(grep -Eo '^NPBLU_API [a-z ]*\**(npblu_[a-z_]+)\(' "$balance_header" | grep -Eo 'npblu_[a-z_]+'); do
+  nm -D --defined-only "$c_library" | grep -qw "$f" || { echo "FAIL: $f (npblu_balance.h) is not exported"; status=1; }
+done
+for f in weights create feed range prev migrate last totals errmsg destroy; do
+  nm -D --defined-only "$fortran_library" | grep -qiE " npblu_bal_${f}_?$" ||
+    { echo "FAIL: NPBLU_BAL_${f^^} is not exported"; status=1; }
+done
 exit $status

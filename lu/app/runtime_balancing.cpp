@@ -1,7 +1,5 @@
 #include "lu/app/runtime_balancing.hpp"
 
-#include <cstdlib>
-
 #include "balance/window_summary.hpp"
 
 namespace npblu {
@@ -11,13 +9,7 @@ std::optional<Partition> RuntimeBalancing::step(int iteration, const Partition& 
   std::vector<IterationTiming> timings;
   timings.reserve(window.size());
   for (const auto& rec : window) timings.push_back({rec.compute, rec.wait, rec.on_cpu, rec.run_delay});
-  const RankWindow mine = summarize_window(timings, migrated_last_step_);
-  constexpr int kFields = sizeof(RankWindow) / sizeof(double);
-  static_assert(sizeof(RankWindow) == kFields * sizeof(double));
-  std::vector<RankWindow> all(current.ranks());
-  MPI_Allgather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, comm_);
-  BalanceDecision d = balancer_.decide(current, all);
-  migrated_last_step_ = d.moved_columns > 0;
+  BalanceDecision d = balancer_.decide(current, timings);
   if (d.moved_columns == 0) return std::nullopt;
   ++steps_;
   moved_columns_ += d.moved_columns;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "balance/diffusive_balancer.hpp"
+#include "lu/app/collective_balancer.hpp"
 #include "lu/app/run_history.hpp"
 #include "lu/solver.hpp"
 
@@ -16,7 +17,7 @@ namespace npblu {
 
 class RuntimeBalancing {
  public:
-  RuntimeBalancing(DiffusiveBalancer balancer, MPI_Comm comm) : balancer_(std::move(balancer)), comm_(comm) {}
+  RuntimeBalancing(DiffusiveBalancer balancer, MPI_Comm comm) : balancer_(std::move(balancer), comm) {}
 
   /// Collective; the solver's RebalanceHook.
   std::optional<Partition> step(int iteration, const Partition& current,
@@ -27,12 +28,10 @@ class RuntimeBalancing {
   [[nodiscard]] const std::vector<BalanceMove>& moves() const { return moves_; }
 
  private:
-  DiffusiveBalancer balancer_;
-  MPI_Comm comm_;
+  CollectiveBalancer balancer_;
   int steps_ = 0;
   int moved_columns_ = 0;
   std::vector<BalanceMove> moves_;
-  bool migrated_last_step_ = false;
 };
 
 }  // namespace npblu

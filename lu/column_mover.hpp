@@ -1,0 +1,36 @@
+#pragma once
+// Moving whole columns of any arrays between ranks when the partition
+// changes: the one migration implementation, used by the solver's fields
+// (lu/column_migration) and by callers' own arrays (interop's C API).
+// Knows nothing of what a column holds: a column is column_bytes bytes,
+// contiguous, and column j of an array lives at data + (j - stored.begin) *
+// column_bytes.
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+
+#include "balance/partition.hpp"
+
+namespace npblu {
+
+/// One array before and after a partition change.
+struct MovedArray {
+  const std::byte* old_data = nullptr;  // stores global columns old_stored
+  ColumnRange old_stored{};
+  std::byte* new_data = nullptr;  // stores global columns new_stored
+  ColumnRange new_stored{};
+  std::size_t column_bytes = 0;  // one column; any size (no MPI int count is ever a byte count)
+};
+
+/// Collective over `comm` (ranks in partition order). For every array, each
+/// column this rank owns under `to` arrives, bitwise, from its owner under
+/// `from` (one message per array per pair of ranks, on `tag`, whatever the
+/// number of hops between them). Every other column stored in both old and
+/// new storage is copied locally (halo and fixed boundary columns keep their
+/// values); new columns stored nowhere before are left untouched. Arrays
+/// must not overlap. Throws std::runtime_error on an MPI failure.
+void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
+                  MPI_Comm comm, int tag);
+
+}  // namespace npblu

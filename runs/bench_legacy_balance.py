@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""The legacy F77 heat-equation code balancing its own columns with npblu's
+balancer (interop/examples/heat_balance.f): balanced time / unbalanced time,
+side by side, against the ideal.
+
+Each run of heat_balance times the code twice in one MPI session, first on
+its own equal columns and then with the balancer (NPBLU_BAL_*), with rank
+ISLOW doing its stencil work KSLOW times. The ideal ratio, with the slow
+rank at speed 1/k and P - 1 ranks at speed 1, is the equal stripes' time
+k * N / P over the best split's N / (P - 1 + 1/k):  P / (k (P - 1) + 1).
+A control run with no slow rank (k = 1, nothing should move) shows what the
+order of the two runs and the balancer's own cost do to the ratio.
+Ranks beyond the machine's cores share them: the ideal then no longer holds.
+
+  runs/bench_legacy_balance.py                      # P=2, k=3, 5 repeats
+  runs/bench_legacy_balance.py --np 2 --slow 2 --repeats 7 --size 512 480 --steps 3000
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+
+from lu_json import mpirun
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_PROGRAM = os.path.join(HERE, "..", "build", "bin", "heat_balance")
+TIMES = re.compile(r"TIME UNBALANCED\s+(\S+) S BALANCED\s+(\S+) S")
+MOVED = re.compile(r"MOVED COLUMNS\s+(\d+)")
+FINAL = re.compile(r"FINAL COLUMNS PER RANK(.*)")
+
+
+def run(a, slow):
+    cmd = [*mpirun(), "-np", str(a.np), a.program, str(a.size[0]), str(a.size[1]), str(a.steps), "1", str(slow),
+           str(a.every)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    unbalanced, balanced = (float(t) for t in TIMES.search(out).groups())
+    return {"unbalanced": unbalanced, "balanced": balanced, "ratio": balanced / unbalanced,
+            "moved": int(MOVED.search(out).group(1)), "final": FINAL.findall(out)[-1].split()}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--program", default=DEFAULT_PROGRAM)
+    p.add_argument("--np", type=int, default=2)
+    p.add_argument("--slow", type=int, default=3, help="KSLOW: rank 1 repeats its work this many times")
+    p.add_argument("--size", type=int, nargs=2, default=[512, 480], metavar=("NX", "NCOLS"))
+    p.add_argument("--steps", type=int, default=3000)
+    p.add_argument("--every", type=int, default=5)
+    p.add_argument("--repeats", type=int, default=5)
+    a = p.parse_args()
+    rows = {"slow": [], "control": []}
+    for _ in range(a.repeats):  # alternating, so drift hits both alike
+        rows["slow"].append(run(a, a.slow))
+        rows["control"].append(run(a, 1))
+    ideal = a.np / (a.slow * (a.np - 1) + 1)
+    print(f"heat_balance on {a.np} ranks, {a.size[0]} x {a.size[1]}, {a.steps} steps, every {a.every}, "
+          f"{a.repeats} repeats (medians)")
+    for name, label in (("slow", f"rank 1 x{a.slow}"), ("control", "no slow rank")):
+        r = rows[name]
+        print(f"  {label:>14}: unbalanced {statistics.median(x['unbalanced'] for x in r):.3f} s, "
+              f"balanced {statistics.median(x['balanced'] for x in r):.3f} s, "
+              f"balanced/unbalanced {statistics.median(x['ratio'] for x in r):.3f} "
+              f"(min {min(x['ratio'] for x in r):.3f}, max {max(x['ratio'] for x in r):.3f}); "
+              f"columns moved {statistics.median(x['moved'] for x in r):.0f}; last final widths "
+              f"{' '.join(r[-1]['final'])}")
+    print(f"  ideal balanced/unbalanced with rank 1 x{a.slow}: {ideal:.3f} = P / (k (P - 1) + 1)")
+
+
+if __name__ == "__main__":
+    main()

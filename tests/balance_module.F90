@@ -1,0 +1,143 @@
+! Module npblu_balance from a modern Fortran caller, compiled three ways by
+! CTest: default integers with module mpi; default integers with mpi_f08
+! (type(MPI_Comm) overload); -fdefault-integer-8 with mpi_f08 (the int64
+! specifics; MPI's own integers are declared integer(int32) there, as such
+! codes do). Checks: partition from weights, refused bad input (same status
+! on every rank), a balancer fed by a code whose rank 1 is twice as slow
+! moving columns, two arrays of different element types (a halo of one and
+! none) migrated with ALLOCATE + migrate + MOVE_ALLOC, every owned column
+! arriving bitwise. Run on 2 or more ranks; MPI_Abort on failure.
+program balance_module
+  use, intrinsic :: iso_fortran_env, only: int32, real64
+#ifdef WITH_F08
+  use mpi_f08
+#else
+  use mpi
+#endif
+  use npblu_balance
+  implicit none
+  integer, parameter :: nx = 6, ncols = 90, halo = 1
+  integer(int32) :: rank, nranks, mpierr
+  integer :: ierr, jfirst, jlast, it, decisions, changes, moved, i, j
+  integer, allocatable :: first(:), last(:), widths(:), tag(:), tag_new(:)
+  real(real64), allocatable :: u(:, :), u_new(:, :), cost(:)
+  real(real64) :: compute, slowest
+  logical :: changed
+  character(len=256) :: message
+  type(npblu_balancer) :: bal
+
+  call MPI_Init(mpierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, mpierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks, mpierr)
+  if (rank == 0) print '(a,i0,a,i0,a)', 'balance_module: default integer of ', storage_size(ierr) / 8, &
+                                         ' bytes, ', nranks, ' ranks'
+#ifdef EXPECT_INTEGER_BYTES
+  call check(storage_size(ierr) / 8 == EXPECT_INTEGER_BYTES, 'integer size not as compiled for')
+#endif
+
+  ! The solver's placement from weights.
+  allocate (first(nranks), last(nranks), cost(nranks), widths(nranks))
+  cost = 1d0
+  call npblu_partition_from_weights(ncols, [(merge(2d0, 1d0, i == 1), i = 1, nranks)], first, last, ierr)
+  call check(ierr == NPBLU_OK .and. first(1) == 1 .and. last(nranks) == ncols, 'partition_from_weights')
+  call check(all(first(2:) == last(:nranks - 1) + 1) .and. last(1) - first(1) > last(2) - first(2), &
+             'partition_from_weights: stripes')
+  call npblu_partition_from_weights(3, cost, first, last, ierr, message=message)
+  call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'too many ranks') > 0, 'too many ranks')
+
+  ! Refused on every rank: widths not summing to ncols (wrong on rank 0 only).
+  widths = ncols / nranks
+  widths(nranks) = ncols - sum(widths(:nranks - 1)) + merge(1, 0, rank == 0)
+  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, widths=widths, message=message)
+  call check(ierr == NPBLU_ERROR_ARGUMENT .and. len_trim(message) > 0, 'bad widths accepted')
+  if (rank == 0) print '(a,a)', 'refused: ', trim(message)
+  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=0)
+  call check(ierr == NPBLU_ERROR_ARGUMENT, 'every=0 accepted')
+
+  ! The communicator: type(MPI_Comm) with mpi_f08, an integer handle with mpi.
+  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=2, core_share=.false., message=message)
+  call check(ierr == NPBLU_OK, 'create: '//trim(message))
+  call npblu_balancer_columns(bal, jfirst, jlast, ierr)
+  allocate (u(0:nx + 1, jfirst - halo:jlast + halo), tag(jfirst:jlast))
+  call fill(u, tag, jfirst, jlast)
+  cost(2) = 2d0  ! rank 1 is twice as slow per column
+  do it = 1, 60
+    call current_widths(widths)
+    compute = widths(rank + 1) * cost(rank + 1) * 1d-3
+    slowest = maxval(widths * cost) * 1d-3
+    call npblu_balancer_feed(bal, compute, slowest - compute, changed, ierr)
+    call check(ierr == NPBLU_OK, 'feed')
+    if (.not. changed) cycle
+    ! The handful of calls: new range, allocate, migrate, move_alloc.
+    call npblu_balancer_columns(bal, jfirst, jlast, ierr)
+    allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo), tag_new(jfirst:jlast))
+    call npblu_balancer_migrate(bal, u, u_new, storage_size(u) / 8 * size(u, 1), halo, ierr)
+    call check(ierr == NPBLU_OK, 'migrate u')
+    call npblu_balancer_migrate(bal, tag, tag_new, storage_size(tag) / 8, 0, ierr)
+    call check(ierr == NPBLU_OK, 'migrate tag')
+    call move_alloc(u_new, u)
+    call move_alloc(tag_new, tag)
+    do j = jfirst, jlast
+      call check(all(u(:, j) == [(value_of(i, j), i = 0, nx + 1)]) .and. tag(j) == j, 'column lost')
+    end do
+    call fill(u, tag, jfirst, jlast)  ! (the code's halo exchange)
+  end do
+  call npblu_balancer_totals(bal, decisions, changes, moved, ierr)
+  call current_widths(widths)
+  if (rank == 0) print '(a,i0,a,i0,a,*(1x,i0))', 'decisions ', decisions, ', columns moved ', moved, &
+                                                   ', widths', widths
+  call check(decisions == 30 .and. moved > 0 .and. widths(2) < ncols / nranks, 'the balancer did not balance')
+
+  ! A bad halo is refused on every rank, nothing moved.
+  call npblu_balancer_migrate(bal, u, u, 8, -1, ierr)
+  call check(ierr == NPBLU_ERROR_ARGUMENT, 'halo -1 accepted')
+  call npblu_balancer_error_message(bal, message)
+  call check(len_trim(message) > 0, 'no message')
+  call npblu_balancer_destroy(bal, ierr)
+  call check(ierr == NPBLU_OK, 'destroy')
+#ifdef WITH_F08
+  ! An mpi_f08 code may also pass the integer handle (of its default kind).
+  call npblu_balancer_create(bal, int(MPI_COMM_WORLD%MPI_VAL), ncols, ierr, weights=cost)
+  call check(ierr == NPBLU_OK, 'create with an integer handle')
+  call npblu_balancer_destroy(bal, ierr)
+#endif
+  if (rank == 0) print '(a)', 'balance_module: PASS'
+  call MPI_Finalize(mpierr)
+
+contains
+
+  real(real64) function value_of(i, j)
+    integer, intent(in) :: i, j
+    value_of = j * 1000d0 + i + 0.125d0
+  end function
+
+  subroutine fill(a, t, jf, jl)
+    real(real64), intent(out) :: a(0:, jf - halo:)
+    integer, intent(out) :: t(jf:)
+    integer, intent(in) :: jf, jl
+    do j = jf - halo, jl + halo
+      a(:, j) = [(value_of(i, j), i = 0, nx + 1)]
+    end do
+    t = [(j, j = jf, jl)]
+  end subroutine
+
+  ! Every rank's current width, from every rank's range.
+  subroutine current_widths(w)
+    integer, intent(out) :: w(:)
+    integer(int32) :: mine, every_width(size(w))
+    integer :: jf, jl, status
+    call npblu_balancer_columns(bal, jf, jl, status)
+    mine = int(jl - jf + 1, int32)
+    call MPI_Allgather(mine, 1_int32, MPI_INTEGER4, every_width, 1_int32, MPI_INTEGER4, MPI_COMM_WORLD, mpierr)
+    w = every_width
+  end subroutine
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (ok) return
+    print '(a,i0,a,a)', 'balance_module: rank ', rank, ': FAIL: ', what
+    call MPI_Abort(MPI_COMM_WORLD, 1_int32, mpierr)
+  end subroutine
+
+end program balance_module
