@@ -53,9 +53,13 @@ def make_fixtures(workdir):
         "weights_comments.txt": "# only\n   # comments\n\n",
         "existing.h5": "not a trace",
     }
+    # Every case (CTest runs them in parallel) writes the fixtures: aside, then renamed,
+    # so no case ever reads one another case is halfway through writing.
     for name, text in fixtures.items():
-        with open(os.path.join(workdir, name), "w") as f:
+        aside = os.path.join(workdir, f".{name}.{os.getpid()}")
+        with open(aside, "w") as f:
             f.write(text)
+        os.replace(aside, os.path.join(workdir, name))
 
 
 def read_table(path):
