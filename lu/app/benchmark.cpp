@@ -429,6 +429,34 @@ void restore(const RunContext& ctx, const CheckpointHeader& header, LuSolver& so
            << std::flush;
 }
 
+/// Collective: everything a checkpoint holds besides the field (the timed
+/// seconds and phase timers reduced over ranks).
+CheckpointHeader checkpoint_header(const RunContext& ctx, const LuSolver& solver,
+                                   const RuntimeBalancing* balancing) {
+  CheckpointHeader h;
+  h.program_version = NPBLU_VERSION;
+  h.created = utc_now();
+  h.command_line = ctx.command_line;
+  h.problem_class = ctx.problem.problem_class;
+  h.grid = ctx.problem.grid;
+  h.iterations = ctx.problem.iterations;
+  h.dt = ctx.problem.dt;
+  h.iteration = solver.iterations_done();
+  const double mine = solver.timed_seconds();
+  MPI_Allreduce(&mine, &h.timed_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  h.column_widths = solver.partition().widths();
+  h.balance = to_string(ctx.config.balance.mode);
+  h.balance_moved_columns = balancing ? balancing->moved_columns() : 0;
+  const auto phases = reduce_phase_timers(solver.timers(), ctx.comm);
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    h.phase_names.emplace_back(PhaseTimers::name(static_cast<Phase>(p)));
+    h.phase_seconds_min.push_back(phases[p].min);
+    h.phase_seconds_max.push_back(phases[p].max);
+    h.phase_seconds_mean.push_back(phases[p].mean);
+  }
+  return h;
+}
+
 }  // namespace
 
 struct BenchmarkSession::State {
@@ -481,29 +509,8 @@ LuSolver& BenchmarkSession::solver() { return *state_->solver; }
 void BenchmarkSession::write_checkpoint(const std::filesystem::path& path) {
   State& s = *state_;
   if (s.finished) throw std::logic_error("write_checkpoint: the run has been finished");
-  const LuSolver& solver = *s.solver;
-  CheckpointHeader h;
-  h.program_version = NPBLU_VERSION;
-  h.created = utc_now();
-  h.command_line = s.ctx.command_line;
-  h.problem_class = s.ctx.problem.problem_class;
-  h.grid = s.ctx.problem.grid;
-  h.iterations = s.ctx.problem.iterations;
-  h.dt = s.ctx.problem.dt;
-  h.iteration = solver.iterations_done();
-  const double mine = solver.timed_seconds();
-  MPI_Allreduce(&mine, &h.timed_seconds, 1, MPI_DOUBLE, MPI_MAX, s.ctx.comm);
-  h.column_widths = solver.partition().widths();
-  h.balance = to_string(s.ctx.config.balance.mode);
-  h.balance_moved_columns = s.balancing ? s.balancing->moved_columns() : 0;
-  const auto phases = reduce_phase_timers(solver.timers(), s.ctx.comm);
-  for (int p = 0; p < PhaseTimers::kCount; ++p) {
-    h.phase_names.emplace_back(PhaseTimers::name(static_cast<Phase>(p)));
-    h.phase_seconds_min.push_back(phases[p].min);
-    h.phase_seconds_max.push_back(phases[p].max);
-    h.phase_seconds_mean.push_back(phases[p].mean);
-  }
-  const CheckpointStats stats = save_checkpoint(path, h, solver, s.ctx.comm);
+  const CheckpointHeader h = checkpoint_header(s.ctx, *s.solver, s.balancing.get());
+  const CheckpointStats stats = save_checkpoint(path, h, *s.solver, s.ctx.comm);
   if (!s.ctx.out) return;
   *s.ctx.out << fmt::format(" Checkpoint at iteration {} written to {} in {:.3f} s ({:.1f} MB)\n",
                             h.iteration, quote_value(path.string()), stats.seconds, stats.bytes / 1e6)
