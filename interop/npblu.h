@@ -97,6 +97,17 @@ NPBLU_API int npblu_copy_error_message(const npblu_solver* handle, char* buf, in
 /* A fixed description of a status code. */
 NPBLU_API const char* npblu_status_string(int status);
 
+/* Checkpoint and restart (README, "Checkpoint and restart"). A run writes
+ * checkpoints as the options say: npblu_set_option(h, "checkpoint", "run.h5")
+ * with "checkpoint-every" "N" (npblu_run then also stops on SIGTERM/SIGINT
+ * after writing one, returning NPBLU_ERROR_RUN), and continues one with
+ * npblu_set_option(h, "restart", "run.h5") (the class or size may then be
+ * omitted: the checkpoint's is taken). npblu_checkpoint writes one now:
+ * collective, valid between the calls of a run in steps (after its start,
+ * before its finish); NPBLU_ERROR_RUN otherwise or when the write fails
+ * (the previous file at `path` is then untouched). */
+NPBLU_API int npblu_checkpoint(npblu_solver* handle, const char* path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,7 +119,7 @@ int npblu_set_report(npblu_solver* h, int print) {
 int npblu_run(npblu_solver* h) {
   return guarded(h, [&]() -> int {
     h->outcome.reset();
-    if (!h->config.problem.problem_class && !h->config.problem.size)
+    if (!h->config.problem.problem_class && !h->config.problem.size && h->config.checkpoint.restart.empty())
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
     h->outcome = npblu::run_benchmark(h->config, h->comm.get(), h->print_report ? &std::cout : nullptr,
                                       "npblu" + h->settings);

@@ -58,8 +58,12 @@ std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const Str
                         MPI_UINT64_T, 0, sc.comm),
             "checksum gather");
   if (sc.rank != 0) return {};
+  return combine_column_digests(all);
+}
+
+std::string combine_column_digests(std::span<const std::uint64_t> column_digests) {
   Digest d;
-  for (std::uint64_t h : all) d.add(h);
+  for (std::uint64_t h : column_digests) d.add(h);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.h));
   return hex;

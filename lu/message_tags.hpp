@@ -25,7 +25,8 @@ enum MessageTag : int {
   kTagHaloToPrevious = 3,   // our first halo-depth columns, to the previous stripe
   kTagHaloToNext = 4,       // our last halo-depth columns, to the next stripe
   kTagColumnMigration = 5,  // columns changing owner
-  kLargestTag = kTagColumnMigration
+  kTagCheckpoint = 6,       // stripes to the checkpoint writer and from the reader (rank 0)
+  kLargestTag = kTagCheckpoint
 };
 
 /// The implementation's tag bound on `comm` (MPI_TAG_UB).

@@ -135,6 +135,15 @@ void LuSolver::state_written() {
   rsdnm_ = residual_norm();
 }
 
+void LuSolver::resume(int iterations_done, double seconds_so_far) {
+  if (iterations_done < 0 || iterations_done >= config_.iterations)
+    throw std::invalid_argument("resume: iteration " + std::to_string(iterations_done) +
+                                " is not before the last");
+  iterations_run_ = iterations_done;
+  iteration_ = iterations_done + 1;
+  loop_seconds_ = seconds_so_far;
+}
+
 Vector5 LuSolver::residual_norms() const {
   return rms_from_sums(config_.grid,
                        allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
@@ -334,7 +343,9 @@ void LuSolver::maybe_rebalance(int istep) {
   if (!rebalance_ || rebalance_every_ <= 0 || istep % rebalance_every_ != 0 || istep >= config_.iterations)
     return;
   const double t0 = wall_seconds();
-  const auto window = std::span<const IterationRecord>(history_).last(rebalance_every_);
+  // (A run resumed from a checkpoint may have fewer records than a window.)
+  const auto window = std::span<const IterationRecord>(history_).last(
+      std::min<std::size_t>(rebalance_every_, history_.size()));
   if (auto next = rebalance_(istep, partition_, window); next && *next != partition_) repartition(*next);
   history_.back().migration = wall_seconds() - t0;
   timers_[Phase::migration] += history_.back().migration;

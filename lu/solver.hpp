@@ -108,6 +108,11 @@ class LuSolver {
   /// refreshes the halos and the residual the next iteration starts from.
   [[nodiscard]] Field5& writable_state() { return u_; }
   void state_written();
+  /// For a run continued from a checkpoint, after start() and the state
+  /// written: the next advance() runs timed iteration `iterations_done` + 1
+  /// (which drives NPB's norm at itmax, the rebalancing and the speed
+  /// schedules), and the timed seconds count on from `seconds_so_far`.
+  void resume(int iterations_done, double seconds_so_far);
   /// Iterations between progress reports for about `interval` seconds, from
   /// the warm-up time (the same on every rank); 0 when the run looks shorter.
   [[nodiscard]] int progress_every(double interval) const;
@@ -132,9 +137,16 @@ class LuSolver {
   /// one warm-up), returning this rank's compute seconds (emulation included).
   double measure_compute(int iterations);
 
+  /// This rank's seconds in advance() so far, and its phase timers (of the timed iterations).
+  [[nodiscard]] double timed_seconds() const { return loop_seconds_; }
+  [[nodiscard]] const PhaseTimers& timers() const { return timers_; }
   /// Seconds of the warm-up iteration (max over ranks), known after run().
   [[nodiscard]] double warmup_seconds() const { return warmup_seconds_; }
   [[nodiscard]] const Field5& state() const { return u_; }
+  /// The residual the next iteration starts from, and the forcing (both
+  /// derived from u and the problem: what a checkpoint need not hold).
+  [[nodiscard]] const Field5& residual() const { return rsd_; }
+  [[nodiscard]] const Field5& forcing() const { return frct_; }
   [[nodiscard]] ColumnRange owned() const { return owned_; }
   [[nodiscard]] const Partition& partition() const { return partition_; }
   [[nodiscard]] const StripeComm& stripe_comm() const { return comm_; }

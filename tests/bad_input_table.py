@@ -62,6 +62,50 @@ def make_fixtures(workdir):
         os.replace(aside, os.path.join(workdir, name))
 
 
+def make_checkpoint_fixtures(ctx):
+    """Checkpoints to refuse, made from a real one (class S at iteration 25), each written
+    aside and renamed: CTest runs these cases in parallel."""
+    import shutil
+    import h5py  # Debian's python3-h5py
+    work, tag = ctx.workdir, f"{os.getpid()}"
+    base = os.path.join(work, f"ckpt_base_{tag}.h5")
+    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, "1", ctx.lu, "S", "--quiet",
+           "--checkpoint", base, "--checkpoint-every", "25"]
+    made = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    if made.returncode != 0 or not os.path.exists(base):
+        fail("could not write the checkpoint the refusals start from", made)
+
+    def derived(name, change):
+        path = os.path.join(work, f"{name}_{tag}.h5")
+        shutil.copyfile(base, path)
+        change(path)
+        os.replace(path, os.path.join(work, name + ".h5"))
+
+    def edit(action):
+        def change(path):
+            with h5py.File(path, "r+") as f:
+                action(f)
+        return change
+
+    def truncate(path):
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) // 2)
+
+    def corrupt_field(f):
+        f["u"][5, 3, 4, 1] += 1e-3
+
+    derived("ckpt_ok", lambda path: None)
+    derived("ckpt_v2", edit(lambda f: f.attrs.modify("format_version", 2)))
+    derived("ckpt_corrupt", edit(corrupt_field))
+    derived("ckpt_no_iteration", edit(lambda f: f.attrs.__delitem__("iteration")))
+    derived("ckpt_truncated", truncate)
+    other = os.path.join(work, f"not_ckpt_{tag}.h5")
+    with h5py.File(other, "w") as f:
+        f["iterations/iteration"] = [1, 2, 3]
+    os.replace(other, os.path.join(work, "not_ckpt.h5"))
+    os.remove(base)
+
+
 def read_table(path):
     cases = {}
     with open(path) as f:
@@ -116,6 +160,7 @@ def check_refused(proc, elapsed, np, expect, status=2, time_limit=TIME_LIMIT):
 
 def run_case(ctx, name, case):
     np, expect, args = case
+    expect = expect.replace("{WORK}", ctx.workdir)
     text = args.replace("{WORK}", ctx.workdir)
     words = [w.replace("{HUGE}", "1" * 100000) for w in shlex.split(text)]
     proc, elapsed = launch(ctx, np, words + ["--quiet"] if words else words)
@@ -207,6 +252,8 @@ def main():
     for name in names:
         if name not in cases:
             fail(f"no case {name!r} in {ctx.table}")
+        if "{WORK}/ckpt_" in cases[name][2] or "{WORK}/not_ckpt" in cases[name][2]:
+            make_checkpoint_fixtures(ctx)
         run_case(ctx, name, cases[name])
 
 

@@ -13,6 +13,8 @@
 #include "balance/node_probes.hpp"
 #include "balance/partition.hpp"
 #include "balance/weights.hpp"
+#include "lu/app/checkpoint.hpp"
+#include "lu/app/checkpoint_schedule.hpp"
 #include "lu/app/messages.hpp"
 #include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
@@ -78,7 +80,9 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
     validate_for_ranks(config, p, ranks);
     return p;
   });
-  const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
+  std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
+  if (rank == 0 && output_problem.empty() && !config.checkpoint.path.empty())
+    output_problem = one_line_message(check_checkpoint_path(config.checkpoint.path));
   agree(output_problem.empty(), output_problem, comm);
   const SolverConfig solver_config{problem.grid,
                                    problem.iterations,
@@ -364,6 +368,95 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
   return outcome;
 }
 
+/// "class W (33x33x33, 300 iterations, dt 0.0015)"
+std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt) {
+  return fmt::format("class {} ({}x{}x{}, {} iterations, dt {})", problem_class, g.nx, g.ny, g.nz, iterations,
+                     dt);
+}
+
+/// Step 0, with --restart: the checkpoint's header, and the run's problem
+/// from it. Problem options may be omitted (the checkpoint's are taken) or
+/// must give exactly its problem; a run on as many ranks as the checkpoint's
+/// with no placement option of its own continues on the checkpoint's
+/// stripes (where the balancer had moved them).
+RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm) {
+  const std::string named = "--restart " + quote_value(config.checkpoint.restart.string());
+  if (problem_from_checkpoint(config)) {
+    if (h.problem_class != 'U') config.problem.problem_class = h.problem_class;
+    if (h.problem_class == 'U') config.problem = {std::nullopt, h.grid, h.iterations, h.dt};
+  }
+  const Problem asked = as_run_error([&] { return resolve_problem(config.problem); });
+  if (asked.problem_class != h.problem_class || asked.grid != h.grid || asked.iterations != h.iterations ||
+      asked.dt != h.dt) {
+    throw RunError(named + ": holds a checkpoint of " +
+                   describe_problem(h.problem_class, h.grid, h.iterations, h.dt) +
+                   ", not of the problem asked for, " +
+                   describe_problem(asked.problem_class, asked.grid, asked.iterations, asked.dt) +
+                   " (omit the problem options to take the checkpoint's)");
+  }
+  if (h.iteration >= h.iterations)
+    throw RunError(named + ": holds a finished run (iteration " + std::to_string(h.iteration) + ")");
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const bool own_placement = !config.placement.columns.empty() ||
+                             config.placement.weights.source != WeightSource::equal ||
+                             config.balance.mode == BalanceMode::off;
+  if (!own_placement && static_cast<int>(h.column_widths.size()) == ranks)
+    config.placement.columns = h.column_widths;
+  return config;
+}
+
+/// The run's configuration: `config`, completed from the --restart checkpoint if any.
+RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<CheckpointHeader>& header) {
+  if (config.checkpoint.restart.empty()) return config;
+  header = read_checkpoint_header(config.checkpoint.restart, comm);
+  return continue_checkpoint(config, *header, comm);
+}
+
+/// After start(): u and the iteration count from the checkpoint, then the
+/// run's header and a line saying where it continues from.
+template <class PrintHeader>
+void restore(const RunContext& ctx, const CheckpointHeader& header, LuSolver& solver,
+             PrintHeader&& print_header) {
+  const auto& path = ctx.config.checkpoint.restart;
+  const CheckpointStats stats = restore_checkpoint(path, header, solver, ctx.comm);
+  print_header();
+  if (!ctx.out) return;
+  *ctx.out << fmt::format(
+                  " Restarted from {} at iteration {} of {} (written on {} ranks), read in {:.3f} s\n",
+                  quote_value(path.string()), header.iteration, header.iterations,
+                  header.column_widths.size(), stats.seconds)
+           << std::flush;
+}
+
+/// Collective: everything a checkpoint holds besides the field (the timed
+/// seconds and phase timers reduced over ranks).
+CheckpointHeader checkpoint_header(const RunContext& ctx, const LuSolver& solver,
+                                   const RuntimeBalancing* balancing) {
+  CheckpointHeader h;
+  h.program_version = NPBLU_VERSION;
+  h.created = utc_now();
+  h.command_line = ctx.command_line;
+  h.problem_class = ctx.problem.problem_class;
+  h.grid = ctx.problem.grid;
+  h.iterations = ctx.problem.iterations;
+  h.dt = ctx.problem.dt;
+  h.iteration = solver.iterations_done();
+  const double mine = solver.timed_seconds();
+  MPI_Allreduce(&mine, &h.timed_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  h.column_widths = solver.partition().widths();
+  h.balance = to_string(ctx.config.balance.mode);
+  h.balance_moved_columns = balancing ? balancing->moved_columns() : 0;
+  const auto phases = reduce_phase_timers(solver.timers(), ctx.comm);
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    h.phase_names.emplace_back(PhaseTimers::name(static_cast<Phase>(p)));
+    h.phase_seconds_min.push_back(phases[p].min);
+    h.phase_seconds_max.push_back(phases[p].max);
+    h.phase_seconds_mean.push_back(phases[p].mean);
+  }
+  return h;
+}
+
 }  // namespace
 
 struct BenchmarkSession::State {
@@ -379,16 +472,21 @@ struct BenchmarkSession::State {
 };
 
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
-                                   const std::string& command_line)
-    : state_(std::make_unique<State>(check_inputs(config, comm, out, command_line))) {
+                                   const std::string& command_line) {
+  std::optional<CheckpointHeader> restart;
+  state_ =
+      std::make_unique<State>(check_inputs(resolve_restart(config, comm, restart), comm, out, command_line));
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);
   s.solver = make_solver(s.ctx, partition);
   s.balancing = attach_balancer(s.ctx, *s.solver);
   s.trace = attach_trace(s.ctx, *s.solver, s.weights, s.balancing);
-  print_header(s.ctx, partition, s.weights);
+  // A restarted run prints its header once the checkpoint is accepted: a
+  // refused one must not look like a run that started.
+  if (!restart) print_header(s.ctx, partition, s.weights);
   s.solver->start();
+  if (restart) restore(s.ctx, *restart, *s.solver, [&] { print_header(s.ctx, partition, s.weights); });
   s.progress = progress_lines(s.ctx);
   // Every rank computes the same count (the warm-up time is the max over ranks).
   s.report_every =
@@ -408,6 +506,17 @@ bool BenchmarkSession::finished() const { return state_->solver->finished(); }
 Vector5 BenchmarkSession::residual_norms() const { return state_->solver->residual_norms(); }
 LuSolver& BenchmarkSession::solver() { return *state_->solver; }
 
+void BenchmarkSession::write_checkpoint(const std::filesystem::path& path) {
+  State& s = *state_;
+  if (s.finished) throw std::logic_error("write_checkpoint: the run has been finished");
+  const CheckpointHeader h = checkpoint_header(s.ctx, *s.solver, s.balancing.get());
+  const CheckpointStats stats = save_checkpoint(path, h, *s.solver, s.ctx.comm);
+  if (!s.ctx.out) return;
+  *s.ctx.out << fmt::format(" Checkpoint at iteration {} written to {} in {:.3f} s ({:.1f} MB)\n",
+                            h.iteration, quote_value(path.string()), stats.seconds, stats.bytes / 1e6)
+             << std::flush;
+}
+
 BenchmarkOutcome BenchmarkSession::finish() {
   State& s = *state_;
   if (s.finished) throw std::logic_error("finish: the run has been finished already");
@@ -420,7 +529,10 @@ BenchmarkOutcome BenchmarkSession::finish() {
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                const std::string& command_line) {
   BenchmarkSession session(config, comm, out, command_line);
-  session.advance(session.iterations());
+  if (config.checkpoint.path.empty())
+    session.advance(session.iterations());
+  else
+    advance_with_checkpoints(session, config.checkpoint, comm);
   return session.finish();
 }
 

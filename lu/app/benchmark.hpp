@@ -3,6 +3,7 @@
 // command runs, and what the C API and the Fortran bindings call.
 #include <mpi.h>
 
+#include <filesystem>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -29,7 +30,10 @@ struct BenchmarkOutcome {
   RunReport report;
 };
 
-/// Collective over `comm`. Validates `config` (run_config.hpp: combination,
+/// Collective over `comm`. With --restart, continues the checkpointed run.
+/// With --checkpoint, writes checkpoints as it goes and stops after a
+/// SIGTERM/SIGINT, throwing RunInterrupted (checkpoint_schedule.hpp).
+/// Validates `config` (run_config.hpp: combination,
 /// rank count, output paths) before computing, then runs. Prints the
 /// NPB-style report (and progress) to `out` on rank 0 when `out` is non-null;
 /// writes the JSON report and the trace as the config asks. Throws, on every
@@ -68,6 +72,10 @@ class BenchmarkSession {
   [[nodiscard]] Vector5 residual_norms() const;
   /// The solver, for access to its state (see LuSolver::writable_state).
   [[nodiscard]] LuSolver& solver();
+  /// Writes a checkpoint of the run as it stands (lu/app/checkpoint.hpp) and
+  /// prints a line saying so; a later session with --restart `path`
+  /// continues from here. Throws RunFailure on every rank when it fails.
+  void write_checkpoint(const std::filesystem::path& path);
   /// Error norms, surface integral, verification and the report of the
   /// iterations run so far (a run finished early does not verify); the
   /// trace is closed. Call once.

@@ -4,14 +4,16 @@
 #include <iostream>
 
 #include "lu/app/benchmark.hpp"
+#include "lu/app/checkpoint_schedule.hpp"
 #include "lu/app/messages.hpp"
 #include "lu/app/options.hpp"
 
 namespace {
 
-constexpr int kExitFailed = 1;     // ran, but did not verify
-constexpr int kExitUsage = 2;      // bad input, refused before computing
-constexpr int kExitRunFailed = 3;  // failed after computing started (a trace or report write)
+constexpr int kExitFailed = 1;       // ran, but did not verify
+constexpr int kExitUsage = 2;        // bad input, refused before computing
+constexpr int kExitRunFailed = 3;    // failed after computing started (a trace or report write)
+constexpr int kExitInterrupted = 4;  // stopped by SIGTERM/SIGINT after writing a checkpoint (--checkpoint)
 
 class MpiSession {
  public:
@@ -61,6 +63,9 @@ int main(int argc, char** argv) {
   MpiSession mpi(&argc, &argv);
   try {
     return run(argc, argv);
+  } catch (const npblu::RunInterrupted& e) {
+    if (is_root()) std::cerr << "lu: " << npblu::one_line_message(e.what()) << std::endl;
+    return kExitInterrupted;
   } catch (const npblu::UsageError& e) {
     return exit_with(e, kExitUsage);
   } catch (const npblu::RunFailure& e) {

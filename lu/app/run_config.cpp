@@ -182,6 +182,16 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) { c.output.trace_overwrite = to_flag(o, v); }},
       {{"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
        [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, to_int(o, v), 1); }},
+      {{"checkpoint", "", false, "FILE.h5",
+        "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
+        "(then stop, exit status 4)"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); }},
+      {{"checkpoint-every", "", false, "N", "Checkpoint every N iterations (with --checkpoint)"},
+       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, to_int(o, v), 1); }},
+      {{"restart", "", false, "FILE.h5",
+        "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
+        "omitted)"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.restart, v); }},
       {{"quiet", "q", true, "", "No progress lines"},
        [](RunConfig& c, auto o, auto v) { c.output.quiet = to_flag(o, v); }},
       {{"progress-interval", "", false, "SECONDS", "Seconds between progress lines (default 5)"},
@@ -213,6 +223,8 @@ constexpr std::array kModeOptions{
                "--weights calibrate"},
     ModeOption{"trace-overwrite", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
     ModeOption{"trace-flush", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
+    ModeOption{"checkpoint-every", [](const RunConfig& c) { return !c.checkpoint.path.empty(); },
+               "--checkpoint FILE.h5"},
 };
 
 void check_placement(const RunConfig& c) {
@@ -364,8 +376,13 @@ Problem resolve_problem(const ProblemSpec& spec) {
   return p;
 }
 
+bool problem_from_checkpoint(const RunConfig& config) {
+  return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size &&
+         !config.problem.iterations && !config.problem.dt;
+}
+
 Problem validate(const RunConfig& config) {
-  const Problem problem = resolve_problem(config.problem);
+  const Problem problem = problem_from_checkpoint(config) ? Problem{} : resolve_problem(config.problem);
   check_placement(config);
   for (const auto& m : kModeOptions) {
     if (config.given.count(m.option) && !m.applies(config)) {

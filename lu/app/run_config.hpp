@@ -85,6 +85,13 @@ struct OutputConfig {
   double progress_interval = 5.0;  // seconds between progress lines
 };
 
+/// Checkpoint and restart (README, "Checkpoint and restart").
+struct CheckpointConfig {
+  std::filesystem::path path;     // --checkpoint: written every `every` iterations and on SIGTERM/SIGINT
+  int every = 0;                  // --checkpoint-every (0: on a signal only)
+  std::filesystem::path restart;  // --restart: continue from this checkpoint
+};
+
 struct RunConfig {
   ProblemSpec problem;
   PlacementConfig placement;
@@ -92,6 +99,7 @@ struct RunConfig {
   SpeedSchedule emulation;  // inactive unless --emulate-speeds
   PipelineConfig pipeline;
   OutputConfig output;
+  CheckpointConfig checkpoint;
   /// Options set explicitly (for options that mean something in one mode only).
   std::set<std::string, std::less<>> given;
 };
@@ -124,8 +132,12 @@ void set_dt(RunConfig& config, double dt);
 Problem resolve_problem(const ProblemSpec& spec);
 
 /// Stage 2: the options together (a problem given, no conflicting placement,
-/// no option of another mode). Throws UsageError.
+/// no option of another mode). Throws UsageError. With --restart and no
+/// problem option the problem is the checkpoint's, known only once the file
+/// is read: the Problem returned is then empty (iterations 0).
 Problem validate(const RunConfig& config);
+/// Whether the problem is to be taken from the --restart checkpoint (no problem option given).
+bool problem_from_checkpoint(const RunConfig& config);
 
 /// Stage 3: what depends on the rank count (too many ranks, one width, weight
 /// or speed per rank, widths tiling the interior). Throws UsageError.

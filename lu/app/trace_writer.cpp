@@ -6,6 +6,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "lu/app/hdf5_objects.hpp"
 #include "lu/app/run_config.hpp"
 
 namespace npblu {
@@ -19,68 +20,12 @@ std::string utc_now() {
 
 namespace {
 
-// The system's reason, when HDF5's failure came from a system call (a full
-// disk: "No space left on device"); callers clear errno before HDF5 calls.
-std::string system_reason() { return errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""; }
-
-void check(herr_t status, const char* what) {
-  if (status < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what + system_reason());
-}
-
-hid_t check_id(hid_t id, const char* what) {
-  if (id < 0) throw std::runtime_error(std::string("HDF5 failure: ") + what);
-  return id;
-}
-
-// An owning HDF5 identifier.
-class Id {
- public:
-  Id() = default;
-  Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Id(Id&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
-  Id& operator=(Id&& o) noexcept {
-    std::swap(id_, o.id_);
-    std::swap(close_, o.close_);
-    return *this;
-  }
-  ~Id() {
-    if (id_ >= 0 && close_) close_(id_);
-  }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
-void string_attribute(hid_t obj, const char* name, const std::string& value) {
-  Id type(check_id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check(H5Tset_size(type, value.size() + 1), "string size");  // with its terminator
-  Id space(check_id(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
-  Id attr(check_id(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), name), H5Aclose);
-  check(H5Awrite(attr, type, value.c_str()), name);
-}
-
-template <class T>
-void array_attribute(hid_t obj, const char* name, hid_t type, const std::vector<T>& values) {
-  const hsize_t n = values.size();
-  Id space(check_id(n ? H5Screate_simple(1, &n, nullptr) : H5Screate(H5S_NULL), "attribute space"), H5Sclose);
-  Id attr(check_id(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), name), H5Aclose);
-  if (n) check(H5Awrite(attr, type, values.data()), name);
-}
-
-void strings_attribute(hid_t obj, const char* name, const std::vector<std::string>& values) {
-  std::size_t width = 1;
-  for (const auto& v : values) width = std::max(width, v.size() + 1);
-  std::vector<char> packed(width * values.size(), '\0');
-  for (std::size_t i = 0; i < values.size(); ++i) values[i].copy(&packed[i * width], width);
-  Id type(check_id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check(H5Tset_size(type, width), "string size");
-  const hsize_t n = values.size();
-  Id space(check_id(H5Screate_simple(1, &n, nullptr), "attribute space"), H5Sclose);
-  Id attr(check_id(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), name), H5Aclose);
-  check(H5Awrite(attr, type, packed.data()), name);
-}
+using hdf5::array_attribute;
+using hdf5::check;
+using hdf5::check_id;
+using hdf5::Id;
+using hdf5::string_attribute;
+using hdf5::strings_attribute;
 
 // An extendible dataset of `columns` values per row, chunked along rows.
 Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,

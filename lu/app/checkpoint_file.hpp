@@ -1,0 +1,100 @@
+#pragma once
+// The checkpoint file (HDF5): everything a run needs to continue exactly,
+// on any ranks and stripes. Serial: one process (rank 0 of a run) writes or
+// reads it, column range by column range, so it never holds more than one
+// rank's stripe of the field (lu/app/checkpoint.hpp moves the stripes).
+//
+// Layout (format version 1; README, "Checkpoint and restart"):
+//   /u                 double [ny][nz][nx][5]: the SSOR state, every column
+//                      (boundary columns included), in Field5's column layout
+//   root attributes    format_version, program_version, created, command_line,
+//                      class, grid, iterations, dt (bit for bit), iteration
+//                      (timed iterations done), timed_seconds, ranks,
+//                      column_widths, balance, balance_moved_columns,
+//                      phase_names, phase_seconds_{min,max,mean},
+//                      field_checksum (field_checksum.hpp's digest of u)
+//
+// Durability: a writer writes FILE.tmp, closes it, fsyncs it, renames it
+// over FILE and fsyncs the directory, so FILE is always either the previous
+// complete checkpoint or the new complete one, whenever the process dies.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lu/grid.hpp"
+
+namespace npblu {
+
+inline constexpr int kCheckpointFormatVersion = 1;
+
+/// Everything in the file but the field.
+struct CheckpointHeader {
+  int format_version = kCheckpointFormatVersion;
+  std::string program_version;
+  std::string created;  // ISO 8601 UTC
+  std::string command_line;
+  char problem_class = 'U';
+  GridSize grid;
+  int iterations = 0;  // itmax
+  double dt = 0.0;
+  int iteration = 0;  // timed iterations done: the run continues with iteration + 1
+  double timed_seconds = 0.0;
+  std::vector<int> column_widths;  // per rank, when written (ranks = its size)
+  std::string balance;             // off | static | diffusive
+  int balance_moved_columns = 0;
+  std::vector<std::string> phase_names;
+  std::vector<double> phase_seconds_min, phase_seconds_max, phase_seconds_mean;
+  std::string field_checksum;
+};
+
+/// The temporary name a checkpoint is written under before the rename.
+std::filesystem::path checkpoint_temporary(const std::filesystem::path& path);
+
+class CheckpointWriter {
+ public:
+  /// Creates checkpoint_temporary(path) (replacing any) with the header and
+  /// an empty field; throws std::runtime_error naming the problem.
+  CheckpointWriter(std::filesystem::path path, const CheckpointHeader& header);
+  ~CheckpointWriter();  // an uncommitted file is removed
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  /// Columns [begin, end) of u, each nx*nz*5 doubles in Field5's layout.
+  void write_columns(int begin, int end, const double* data);
+  /// The field's checksum (known once every column has passed), then
+  /// close, fsync, rename over the final path, fsync the directory.
+  void commit(const std::string& field_checksum);
+
+ private:
+  struct Handles;
+  std::unique_ptr<Handles> h_;
+  std::filesystem::path path_;
+  GridSize grid_;
+  bool committed_ = false;
+};
+
+class CheckpointReader {
+ public:
+  /// Opens and reads the header, checking the format version and that the
+  /// field has the header's grid; throws std::runtime_error with a message
+  /// saying what is wrong with the file (missing, not a checkpoint, other
+  /// version, truncated or corrupt).
+  explicit CheckpointReader(const std::filesystem::path& path);
+  ~CheckpointReader();
+  CheckpointReader(const CheckpointReader&) = delete;
+  CheckpointReader& operator=(const CheckpointReader&) = delete;
+
+  [[nodiscard]] const CheckpointHeader& header() const { return header_; }
+  /// Columns [begin, end) of u into `data` (Field5's layout).
+  void read_columns(int begin, int end, double* data);
+
+ private:
+  struct Handles;
+  std::unique_ptr<Handles> h_;
+  std::string path_;
+  CheckpointHeader header_;
+};
+
+}  // namespace npblu

@@ -1,0 +1,38 @@
+#include "lu/app/checkpoint_schedule.hpp"
+
+#include "lu/app/messages.hpp"
+#include "lu/app/stop_signals.hpp"
+
+namespace npblu {
+
+namespace {
+
+// The signal any rank got (the largest number), the same on every rank.
+int agreed_signal(const StopSignals& signals, MPI_Comm comm) {
+  const int mine = signals.received();
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any;
+}
+
+}  // namespace
+
+void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig& checkpoint, MPI_Comm comm) {
+  const StopSignals signals;
+  while (!session.finished()) {
+    session.advance(1);
+    const int signal = agreed_signal(signals, comm);
+    if (session.finished()) return;  // nothing left to continue: the run ends normally
+    const bool due = checkpoint.every > 0 && session.iterations_done() % checkpoint.every == 0;
+    if (due || signal != 0) session.write_checkpoint(checkpoint.path);
+    if (signal != 0) {
+      throw RunInterrupted(std::string("stopped by ") + signal_name(signal) + " after iteration " +
+                           std::to_string(session.iterations_done()) + " of " +
+                           std::to_string(session.iterations()) + "; checkpoint written to " +
+                           quote_value(checkpoint.path.string()) + ": continue with --restart " +
+                           checkpoint.path.string());
+    }
+  }
+}
+
+}  // namespace npblu

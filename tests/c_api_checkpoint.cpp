@@ -1,0 +1,135 @@
+// The C API's checkpoints (npblu.h): checkpoint now in a run in steps, then a
+// restart through npblu_set_option, ending with the same field as the
+// uninterrupted run; checkpoints every N iterations and a restart as plain
+// options of npblu_run; and the refusals (no run in steps, another problem).
+//
+//   mpiexec -n P c_api_checkpoint WORKDIR
+//
+// Built from the C API's own sources (npblu_c.cpp, npblu_checkpoint_c.cpp)
+// rather than the shared library: the run in steps is started here the way
+// the C API's npblu_start does (a BenchmarkSession in the handle), which
+// the stepping API will replace by its own call. Exit 0 on pass, 1 on failure.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "interop/npblu.h"
+#include "interop/npblu_handle.hpp"
+
+namespace {
+
+int rank_ = 0;
+
+[[noreturn]] void fail(const std::string& what, npblu_solver* h = nullptr) {
+  std::printf("FAIL (rank %d): %s%s%s\n", rank_, what.c_str(), h ? ": " : "",
+              h ? npblu_error_message(h) : "");
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+void ok(int status, const char* what, npblu_solver* h) {
+  if (status != NPBLU_OK) fail(what, h);
+}
+
+/// The field_checksum of a JSON report (rank 0 writes it; read after a barrier).
+std::string checksum_in(const std::string& json) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\"field_checksum\": \"");
+  if (at == std::string::npos) fail("no field_checksum in " + json);
+  return text.substr(at + 19, 16);
+}
+
+npblu_solver* handle_for(const std::string& json) {
+  npblu_solver* h = nullptr;
+  if (npblu_create(&h, MPI_COMM_WORLD) != NPBLU_OK) fail("npblu_create");
+  ok(npblu_set_report(h, 0), "npblu_set_report", h);
+  ok(npblu_set_option(h, "json", json.c_str()), "json option", h);
+  return h;
+}
+
+/// The reference: class S uninterrupted.
+std::string uninterrupted(const std::string& dir) {
+  npblu_solver* h = handle_for(dir + "/capi_reference.json");
+  ok(npblu_set_class(h, 'S'), "npblu_set_class", h);
+  ok(npblu_run(h), "npblu_run", h);
+  npblu_destroy(&h);
+  return checksum_in(dir + "/capi_reference.json");
+}
+
+/// A run in steps checkpointed now at iteration 17, then restarted.
+void checkpoint_now_then_restart(const std::string& dir, const std::string& reference) {
+  const std::string path = dir + "/capi_now.h5";
+  npblu_solver* h = handle_for(dir + "/capi_steps.json");
+  ok(npblu_set_class(h, 'S'), "npblu_set_class", h);
+  if (npblu_checkpoint(h, path.c_str()) != NPBLU_ERROR_RUN ||
+      !std::strstr(npblu_error_message(h), "a run in steps must be started"))
+    fail("checkpoint now before a run in steps was not refused clearly", h);
+  if (npblu_checkpoint(h, nullptr) != NPBLU_ERROR_ARGUMENT) fail("a null path was not refused");
+  // What npblu_start does.
+  h->session =
+      std::make_unique<npblu::BenchmarkSession>(h->config, h->comm.get(), nullptr, "c_api_checkpoint");
+  h->session->advance(17);
+  ok(npblu_checkpoint(h, path.c_str()), "npblu_checkpoint", h);
+  h->session->advance(h->session->iterations());
+  h->session->finish();
+  h->session.reset();
+  npblu_destroy(&h);
+
+  npblu_solver* r = handle_for(dir + "/capi_restart.json");
+  ok(npblu_set_option(r, "restart", path.c_str()), "restart option", r);  // no class: the file's
+  ok(npblu_run(r), "npblu_run of the restart", r);
+  int verified = 0;
+  ok(npblu_verified(r, &verified), "npblu_verified", r);
+  npblu_destroy(&r);
+  if (!verified) fail("the restart did not verify");
+  if (checksum_in(dir + "/capi_restart.json") != reference)
+    fail("the restart from the checkpoint taken now ended with another field");
+}
+
+/// checkpoint-every as an option of npblu_run, then a restart on the wrong class refused.
+void options_and_refusal(const std::string& dir, const std::string& reference) {
+  const std::string path = dir + "/capi_every.h5";
+  npblu_solver* h = handle_for(dir + "/capi_every.json");
+  ok(npblu_set_class(h, 'S'), "npblu_set_class", h);
+  ok(npblu_set_option(h, "checkpoint", path.c_str()), "checkpoint option", h);
+  ok(npblu_set_option(h, "checkpoint-every", "40"), "checkpoint-every option", h);
+  ok(npblu_run(h), "npblu_run with checkpoints", h);
+  npblu_destroy(&h);
+  npblu_solver* r = handle_for(dir + "/capi_every_restart.json");
+  ok(npblu_set_class(r, 'S'), "npblu_set_class", r);  // the checkpoint's class: allowed
+  ok(npblu_set_option(r, "restart", path.c_str()), "restart option", r);
+  ok(npblu_run(r), "npblu_run of the restart", r);
+  npblu_destroy(&r);
+  if (checksum_in(dir + "/capi_every_restart.json") != reference)
+    fail("restart from iteration 40: another field");
+  npblu_solver* w = handle_for(dir + "/capi_refused.json");
+  ok(npblu_set_class(w, 'W'), "npblu_set_class", w);
+  ok(npblu_set_option(w, "restart", path.c_str()), "restart option", w);
+  if (npblu_run(w) != NPBLU_ERROR_RUN ||
+      !std::strstr(npblu_error_message(w), "holds a checkpoint of class S"))
+    fail("a restart of another class was not refused on this rank", w);
+  npblu_destroy(&w);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  const std::string dir = argc > 1 ? argv[1] : ".";
+  const std::string reference = uninterrupted(dir);
+  checkpoint_now_then_restart(dir, reference);
+  options_and_refusal(dir, reference);
+  if (rank_ == 0)
+    std::printf("C API checkpoints: checkpoint now at 17 and every 40, restarts end with %s\n",
+                reference.c_str());
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,53 @@
+! Fortran callers checkpoint and restart (module npblu_checkpoints): a class S
+! run writing a checkpoint every 30 iterations, then a run continuing it (the
+! class taken from the file) ends verified with the same residual norms;
+! checkpoint now without a run in steps is refused, with a default and an
+! int64 ierr. Run on 1 or 2 ranks; error stop on failure.
+program fortran_checkpoint
+  use mpi
+  use npblu
+  use npblu_checkpoints
+  use, intrinsic :: iso_fortran_env, only: int64
+  implicit none
+  type(npblu_solver) :: first, second
+  integer :: ierr
+  integer(int64) :: ierr8
+  double precision :: before(5), after(5)
+  logical :: verified
+  character(len=200) :: message
+  character(len=64) :: path
+  integer :: ranks
+
+  call MPI_Init(ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, ranks, ierr)
+  write (path, '(a,i0,a)') 'fortran_checkpoint_', ranks, '.h5'  ! one file per test: CTest runs them at once
+  call npblu_create(first, MPI_COMM_WORLD, ierr)
+  call npblu_set_class(first, 'S', ierr)
+  call npblu_set_report(first, .false., ierr)
+  call npblu_set_option(first, 'checkpoint', path, ierr)
+  call npblu_set_option(first, 'checkpoint-every', '30', ierr)
+  call npblu_run(first, ierr)
+  if (ierr /= NPBLU_OK) error stop 'the checkpointed run failed'
+  call npblu_residual_norms(first, before, ierr)
+
+  call npblu_checkpoint_now(first, 'now.h5', ierr)
+  if (ierr /= NPBLU_ERROR_RUN) error stop 'checkpoint now without a run in steps was not refused'
+  call npblu_error_message(first, message)
+  if (index(message, 'a run in steps must be started') == 0) error stop 'unclear refusal'
+  call npblu_checkpoint_now(first, 'now.h5', ierr8)
+  if (ierr8 /= int(NPBLU_ERROR_RUN, int64)) error stop 'int64 ierr: not refused'
+
+  call npblu_create(second, MPI_COMM_WORLD, ierr)
+  call npblu_set_report(second, .false., ierr)
+  call npblu_set_option(second, 'restart', path, ierr)
+  call npblu_run(second, ierr)
+  if (ierr /= NPBLU_OK) error stop 'the restart failed'
+  call npblu_verified(second, verified, ierr)
+  call npblu_residual_norms(second, after, ierr)
+  if (.not. verified) error stop 'the restart did not verify'
+  if (any(after /= before)) error stop 'the restart ended with other norms'
+  call npblu_destroy(first, ierr)
+  call npblu_destroy(second, ierr)
+  call MPI_Finalize(ierr)
+  print '(a)', 'fortran checkpoint: restart from iteration 30 verified, the same norms'
+end program fortran_checkpoint

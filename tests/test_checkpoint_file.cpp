@@ -1,0 +1,117 @@
+// The checkpoint file alone (serial: what rank 0 does): a round trip of the
+// header and the columns, the write aside and rename, and the refusals.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "lu/app/checkpoint_file.hpp"
+
+using namespace npblu;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr GridSize kGrid{6, 7, 6};
+constexpr std::size_t kColumn = 5 * 6 * 6;
+
+fs::path scratch(const std::string& name) {
+  return fs::temp_directory_path() / ("npblu_test_" + std::to_string(getpid()) + "_" + name);
+}
+
+CheckpointHeader sample_header() {
+  CheckpointHeader h;
+  h.problem_class = 'U';
+  h.grid = kGrid;
+  h.iterations = 40;
+  h.dt = 0.1 + 0.2;  // not a short decimal: kept bit for bit
+  h.iteration = 17;
+  h.timed_seconds = 1.25;
+  h.column_widths = {2, 3};
+  h.balance = "diffusive";
+  h.phase_names = {"rhs", "jacld"};
+  h.phase_seconds_min = {1, 2};
+  h.phase_seconds_max = {3, 4};
+  h.phase_seconds_mean = {2, 3};
+  return h;
+}
+
+std::vector<double> column_values(int j, double offset) {
+  std::vector<double> v(kColumn);
+  for (std::size_t p = 0; p < kColumn; ++p) v[p] = offset + j * 1000.0 + double(p) / 7.0;
+  return v;
+}
+
+void write_checkpoint(const fs::path& path, double offset, const std::string& checksum) {
+  CheckpointWriter w(path, sample_header());
+  for (int j = 0; j < kGrid.ny; ++j) w.write_columns(j, j + 1, column_values(j, offset).data());
+  w.commit(checksum);
+}
+
+std::string refusal(const fs::path& path) {
+  try {
+    CheckpointReader r(path);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
+  const fs::path path = scratch("round.h5");
+  write_checkpoint(path, 0.5, "0123456789abcdef");
+  EXPECT_FALSE(fs::exists(checkpoint_temporary(path)));
+  CheckpointReader r(path);
+  const CheckpointHeader& h = r.header();
+  EXPECT_EQ(h.format_version, kCheckpointFormatVersion);
+  EXPECT_EQ(h.grid, kGrid);
+  EXPECT_EQ(h.dt, 0.1 + 0.2);
+  EXPECT_EQ(h.iteration, 17);
+  EXPECT_EQ(h.column_widths, (std::vector<int>{2, 3}));
+  EXPECT_EQ(h.balance, "diffusive");
+  EXPECT_EQ(h.phase_names, (std::vector<std::string>{"rhs", "jacld"}));
+  EXPECT_EQ(h.field_checksum, "0123456789abcdef");
+  std::vector<double> read(kColumn * 3);
+  r.read_columns(2, 5, read.data());
+  for (int j = 2; j < 5; ++j) {
+    const auto expected = column_values(j, 0.5);
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), read.begin() + (j - 2) * kColumn))
+        << "column " << j;
+  }
+  fs::remove(path);
+}
+
+TEST(CheckpointFile, AnUncommittedWriteLeavesThePreviousFileWhole) {
+  const fs::path path = scratch("previous.h5");
+  write_checkpoint(path, 0.0, "aaaaaaaaaaaaaaaa");
+  {
+    CheckpointWriter w(path, sample_header());  // a write that never completes
+    w.write_columns(0, 1, column_values(0, 9.0).data());
+    EXPECT_TRUE(fs::exists(checkpoint_temporary(path)));
+  }
+  EXPECT_FALSE(fs::exists(checkpoint_temporary(path)));
+  EXPECT_EQ(CheckpointReader(path).header().field_checksum, "aaaaaaaaaaaaaaaa");
+  write_checkpoint(path, 1.0, "bbbbbbbbbbbbbbbb");  // the next replaces it whole
+  EXPECT_EQ(CheckpointReader(path).header().field_checksum, "bbbbbbbbbbbbbbbb");
+  fs::remove(path);
+}
+
+TEST(CheckpointFile, Refusals) {
+  EXPECT_EQ(refusal(scratch("none.h5")), "no such file");
+  EXPECT_EQ(refusal(fs::temp_directory_path()), "not a regular file");
+  const fs::path text = scratch("text.h5");
+  std::ofstream(text) << "not HDF5\n";
+  EXPECT_NE(refusal(text).find("not an HDF5 file"), std::string::npos);
+  const fs::path path = scratch("cut.h5");
+  write_checkpoint(path, 0.0, "cccccccccccccccc");
+  fs::resize_file(path, fs::file_size(path) - 100);
+  EXPECT_NE(refusal(path).find("truncated or corrupt"), std::string::npos);
+  fs::remove(text);
+  fs::remove(path);
+}
