@@ -5,7 +5,8 @@
 !
 ! CLS: class letter; ICOMM: communicator (e.g. MPI_COMM_WORLD); TIME: seconds;
 ! IVERIF: 1 verified, 0 not; IERR: 0 or an npblu error code (the message
-! goes to standard error on rank 0).
+! goes to standard error on rank 0). A caller whose default INTEGER is 8
+! bytes calls LURUN8 (below), or USEs NPBLU_LEGACY (npblu_legacy.f90).
 subroutine lurun(cls, icomm, time, iverif, ierr)
   use mpi, only: MPI_Comm_rank
   use npblu

@@ -47,9 +47,9 @@ extern "C" {
 
 enum npblu_status {
   NPBLU_OK = 0,
-  NPBLU_ERROR_ARGUMENT = 1, /* a bad argument: null pointer, unknown class or option, bad value */
-  NPBLU_ERROR_RUN = 2,      /* the run could not start (bad combination, too many ranks, I/O, memory)
-                               or failed after it started (a trace or report write); on every rank */
+  NPBLU_ERROR_ARGUMENT = 1,  /* a bad argument: null pointer, unknown class or option, bad value */
+  NPBLU_ERROR_RUN = 2,       /* the run could not start (bad combination, too many ranks, I/O, memory)
+                                or failed after it started (a trace or report write); on every rank */
   NPBLU_ERROR_NO_RESULT = 3, /* a result was asked for before a successful npblu_run (or npblu_finish) */
   NPBLU_ERROR_ORDER = 4      /* a call out of order: npblu_advance before npblu_start, npblu_start twice,
                                 npblu_run while a stepped run is open, ... (the handle is unchanged) */
