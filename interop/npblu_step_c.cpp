@@ -3,6 +3,7 @@
 // idle (no session), stepping (a session, no outcome yet) or finished (a
 // session and its outcome: the field stays readable until the next start,
 // run or destroy).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -112,8 +113,8 @@ int npblu_iterations_done(const npblu_solver* h, int* done, int* total) {
 
 int npblu_current_residual_norms(npblu_solver* h, double norms[5]) {
   return on_session(h, "npblu_current_residual_norms", [&](npblu::BenchmarkSession& s) -> int {
+    const npblu::Vector5 v = s.residual_norms();  // first: a bad pointer on one rank must not hang the others
     if (!norms) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_current_residual_norms: null array");
-    const npblu::Vector5 v = s.residual_norms();
     std::copy(v.begin(), v.end(), norms);
     return NPBLU_OK;
   });
@@ -138,7 +139,8 @@ int npblu_grid(const npblu_solver* h, int* nx, int* ny, int* nz) {
 
 int npblu_field_size(const npblu_solver* h, int64_t* count) {
   return on_session(h, "npblu_field_size", [&](npblu::BenchmarkSession& s) -> int {
-    if (!count) return NPBLU_ERROR_ARGUMENT;
+    if (!count)
+      return fail(const_cast<npblu_solver*>(h), NPBLU_ERROR_ARGUMENT, "npblu_field_size: null count");
     *count = local_field_size(s);
     return NPBLU_OK;
   });
@@ -178,8 +180,6 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
 
 int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
   return guarded(h, [&]() -> int {
-    if (!buf || length < 17)
-      return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_field_checksum: buffer shorter than 17");
     std::string digest;
     if (h->session)
       digest = h->session->solver().checksum();
@@ -187,7 +187,10 @@ int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
       digest = h->outcome->report.field_checksum;
     else
       return fail(h, NPBLU_ERROR_NO_RESULT, "npblu_field_checksum: no run on this handle");
+    // Collective before the buffer is checked: a bad buffer on one rank must not hang the others.
     digest = broadcast_digest(std::move(digest), h->comm.get());
+    if (!buf || length < 17)
+      return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_field_checksum: buffer shorter than 17");
     std::snprintf(buf, std::size_t(length), "%s", digest.c_str());
     return NPBLU_OK;
   });
