@@ -9,6 +9,7 @@
  *       checksum and residual, and 10 more iterations give iteration 20's, bitwise
  *   c_api_stepping order CLASS
  *       calls out of order and wrong array sizes are refused on every rank; the run goes on */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
