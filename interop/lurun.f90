@@ -5,7 +5,8 @@
 !
 ! CLS: class letter; ICOMM: communicator (e.g. MPI_COMM_WORLD); TIME: seconds;
 ! IVERIF: 1 verified, 0 not; IERR: 0 or an npblu error code (the message
-! goes to standard error on rank 0).
+! goes to standard error on rank 0). A caller whose default INTEGER is 8
+! bytes calls LURUN8 (below), or USEs NPBLU_LEGACY (npblu_legacy.f90).
 subroutine lurun(cls, icomm, time, iverif, ierr)
   use mpi, only: MPI_Comm_rank
   use npblu
@@ -39,3 +40,29 @@ subroutine lurun(cls, icomm, time, iverif, ierr)
   end if
   call npblu_destroy(solver, ignore)
 end subroutine lurun
+
+! LURUN8: LURUN for callers whose default INTEGER is 8 bytes (compiled with
+! -fdefault-integer-8 or -i8): ICOMM, IVERIF and IERR are INTEGER*8. Such a
+! caller calling LURUN itself would pass 8-byte integers where 4-byte ones
+! are read, silently. USE NPBLU_LEGACY picks the right one at compile time.
+subroutine lurun8(cls, icomm, time, iverif, ierr)
+  use, intrinsic :: iso_fortran_env, only: int32, int64
+  implicit none
+  character(len=*), intent(in) :: cls
+  integer(int64), intent(in) :: icomm
+  double precision, intent(out) :: time
+  integer(int64), intent(out) :: iverif, ierr
+  integer(int32) :: verified, status
+  interface
+    subroutine lurun(cls, icomm, time, iverif, ierr)
+      import :: int32
+      character(len=*), intent(in) :: cls
+      integer(int32), intent(in) :: icomm
+      double precision, intent(out) :: time
+      integer(int32), intent(out) :: iverif, ierr
+    end subroutine
+  end interface
+  call lurun(cls, int(icomm, int32), time, verified, status)
+  iverif = verified
+  ierr = status
+end subroutine lurun8

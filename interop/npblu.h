@@ -23,6 +23,7 @@
 #define MPICH_SKIP_MPICXX 1
 #endif
 #include <mpi.h>
+#include <stdint.h>
 
 /* The version of this header and of the library (npblu_version gives the
  * library's). CMake's project(VERSION) is read from these three lines. */
@@ -46,10 +47,12 @@ extern "C" {
 
 enum npblu_status {
   NPBLU_OK = 0,
-  NPBLU_ERROR_ARGUMENT = 1, /* a bad argument: null pointer, unknown class or option, bad value */
-  NPBLU_ERROR_RUN = 2,      /* the run could not start (bad combination, too many ranks, I/O, memory)
-                               or failed after it started (a trace or report write); on every rank */
-  NPBLU_ERROR_NO_RESULT = 3 /* a result was asked for before a successful npblu_run */
+  NPBLU_ERROR_ARGUMENT = 1,  /* a bad argument: null pointer, unknown class or option, bad value */
+  NPBLU_ERROR_RUN = 2,       /* the run could not start (bad combination, too many ranks, I/O, memory)
+                                or failed after it started (a trace or report write); on every rank */
+  NPBLU_ERROR_NO_RESULT = 3, /* a result was asked for before a successful npblu_run (or npblu_finish) */
+  NPBLU_ERROR_ORDER = 4      /* a call out of order: npblu_advance before npblu_start, npblu_start twice,
+                                npblu_run while a stepped run is open, ... (the handle is unchanged) */
 };
 
 typedef struct npblu_solver npblu_solver;
@@ -62,6 +65,11 @@ NPBLU_API int npblu_create(npblu_solver** handle, MPI_Comm comm);
 NPBLU_API int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm);
 /* Collective: destroys the handle and frees its communicator; *handle becomes NULL. */
 NPBLU_API int npblu_destroy(npblu_solver** handle);
+/* NOT collective, for finalizers and error paths on one rank: frees the handle's memory but not its
+ * communicator (MPI_Comm_free is collective), which stays allocated until MPI_Finalize; calls no MPI
+ * function, so it is safe after MPI_Finalize. *handle becomes NULL; NULL is a no-op. Prefer
+ * npblu_destroy. */
+NPBLU_API int npblu_release(npblu_solver** handle);
 
 /* The problem: an NPB class letter (S W A B C D E F), or explicit sizes (class U). */
 NPBLU_API int npblu_set_class(npblu_solver* handle, char problem_class);
@@ -87,8 +95,54 @@ NPBLU_API int npblu_residual_norms(const npblu_solver* handle, double norms[5]);
 NPBLU_API int npblu_error_norms(const npblu_solver* handle, double norms[5]);
 NPBLU_API int npblu_surface_integral(const npblu_solver* handle, double* value);
 NPBLU_API int npblu_imbalance(const npblu_solver* handle, double* factor);
-/* This rank's final columns [*begin, *end) (0-based global j). */
+/* This rank's columns [*begin, *end) (0-based global j; the Fortran module gives them 1-based and
+ * inclusive): the current ones during a stepped run (the balancer may move them at any npblu_advance),
+ * the final ones after npblu_run or npblu_finish. */
 NPBLU_API int npblu_columns(const npblu_solver* handle, int* begin, int* end);
+
+/* ---- The run in steps ----
+ * npblu_start + npblu_advance(n1) + npblu_advance(n2) + ... + npblu_finish computes exactly what
+ * npblu_run does, bit for bit, however the iterations are split (balancing, tracing and the report
+ * work as in a full run). All five are collective. A call out of order returns NPBLU_ERROR_ORDER and
+ * changes nothing. A stepped run stays open (its field readable) until the next npblu_start,
+ * npblu_run or npblu_destroy. */
+/* Checks the configuration as npblu_run does (same errors), then sets up: placement, the solver, the
+ * balancer and trace, NPB's warm-up iteration and reset. Ready for timed iteration 1. */
+NPBLU_API int npblu_start(npblu_solver* handle);
+/* Up to `iterations` (>= 0) more timed iterations (fewer at the run's last one); *ran (may be NULL)
+ * gets how many ran. */
+NPBLU_API int npblu_advance(npblu_solver* handle, int iterations, int* ran);
+/* Timed iterations done since npblu_start, and the run's total (either pointer may be NULL). */
+NPBLU_API int npblu_iterations_done(const npblu_solver* handle, int* done, int* total);
+/* The RMS norms of the current steady-state residual (reading them changes nothing). */
+NPBLU_API int npblu_current_residual_norms(npblu_solver* handle, double norms[5]);
+/* Error norms, surface integral, verification and the report of the iterations run (a run finished
+ * early does not verify); then the result getters answer as after npblu_run. */
+NPBLU_API int npblu_finish(npblu_solver* handle);
+
+/* ---- The solution field u of a started run ----
+ * Layout: this rank's columns of u, as the solver stores them (Fortran order, first index fastest):
+ *   u(5, nx, nz, jbegin:jend)   (C: u[j - begin][k][i][m], m in [0,5), i in [0,nx), k in [0,nz))
+ * with every i and k of the grid (boundary points included) and the rank's columns j (npblu_columns;
+ * the boundary columns j = 0 and ny-1, fixed by the boundary conditions, belong to no rank). The
+ * column index is last because the solver stripes by columns: each column is contiguous, so a rank's
+ * part is one block of 5*nx*nz*(end-begin) doubles (copied with one memcpy) and a caller's
+ * column-striped array is contiguous too; NPB's u(5, i, j, k) would make a j stripe a strided one. */
+/* The problem's grid (any pointer may be NULL). */
+NPBLU_API int npblu_grid(const npblu_solver* handle, int* nx, int* ny, int* nz);
+/* Doubles in this rank's part of u: 5 * nx * nz * (end - begin). */
+NPBLU_API int npblu_field_size(const npblu_solver* handle, int64_t* count);
+/* Copies this rank's part of u into u (count doubles: must equal npblu_field_size). Not collective;
+ * any time after npblu_start, also after npblu_finish. */
+NPBLU_API int npblu_get_field(const npblu_solver* handle, double* u, int64_t count);
+/* Collective: sets this rank's part of u from u (count must equal npblu_field_size on every rank, or
+ * nothing is written on any rank), then refreshes the halos and the residual the next iteration
+ * starts from. Between npblu_start and npblu_finish. */
+NPBLU_API int npblu_set_field(npblu_solver* handle, const double* u, int64_t count);
+/* Collective: the hex digest of the whole u (the report's field_checksum: it depends only on the
+ * values, not on the partition), on every rank, into buf (length >= 17). Of the open stepped run's
+ * current field, or else of the last npblu_run's final one. */
+NPBLU_API int npblu_field_checksum(npblu_solver* handle, char* buf, int length);
 
 /* The message of the last error on this handle ("" if none). */
 NPBLU_API const char* npblu_error_message(const npblu_solver* handle);

@@ -12,6 +12,7 @@
 
 #include "interop/npblu_handle.hpp"
 #include "lu/app/messages.hpp"
+#include "lu/solver.hpp"
 
 namespace npblu::c_api {
 namespace {
@@ -20,7 +21,8 @@ template <class F>
 int result(const npblu_solver* h, const void* out, F&& f) {
   if (!h || !out) return NPBLU_ERROR_ARGUMENT;
   if (!h->outcome) {
-    const_cast<npblu_solver*>(h)->error = "no result: npblu_run has not completed on this handle";
+    const_cast<npblu_solver*>(h)->error =
+        "no result: npblu_run (or npblu_finish) has not completed on this handle";
     return NPBLU_ERROR_NO_RESULT;
   }
   f(*h->outcome);
@@ -76,6 +78,14 @@ int npblu_destroy(npblu_solver** handle) {
   return NPBLU_OK;
 }
 
+int npblu_release(npblu_solver** handle) {
+  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (*handle) (*handle)->comm.abandon();  // no MPI call: this rank may be alone, or MPI finalized
+  delete *handle;
+  *handle = nullptr;
+  return NPBLU_OK;
+}
+
 int npblu_set_class(npblu_solver* h, char problem_class) {
   return guarded(h, [&]() -> int {
     npblu::RunConfig changed = h->config;
@@ -118,6 +128,9 @@ int npblu_set_report(npblu_solver* h, int print) {
 
 int npblu_run(npblu_solver* h) {
   return guarded(h, [&]() -> int {
+    if (h->session && !h->outcome)
+      return fail(h, NPBLU_ERROR_ORDER, "npblu_run: a stepped run is open: npblu_finish it first");
+    h->session.reset();
     h->outcome.reset();
     if (!h->config.problem.problem_class && !h->config.problem.size && h->config.checkpoint.restart.empty())
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
@@ -151,7 +164,13 @@ int npblu_imbalance(const npblu_solver* h, double* f) {
   return result(h, f, [&](const auto& o) { *f = o.imbalance; });
 }
 int npblu_columns(const npblu_solver* h, int* begin, int* end) {
-  if (!end) return NPBLU_ERROR_ARGUMENT;
+  if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
+  if (h->session) {  // a stepped run's current columns (the balancer moves them)
+    const npblu::ColumnRange owned = h->session->solver().owned();
+    *begin = owned.begin;
+    *end = owned.end;
+    return NPBLU_OK;
+  }
   return result(h, begin, [&](const auto& o) {
     *begin = o.owned.begin;
     *end = o.owned.end;
@@ -179,6 +198,8 @@ const char* npblu_status_string(int status) {
       return "the run could not start, or failed";
     case NPBLU_ERROR_NO_RESULT:
       return "no result yet";
+    case NPBLU_ERROR_ORDER:
+      return "call out of order";
     default:
       return "unknown status";
   }

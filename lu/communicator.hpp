@@ -32,6 +32,9 @@ class Communicator {
   ~Communicator() { release(); }
 
   [[nodiscard]] MPI_Comm get() const { return comm_; }
+  /// Forgets the communicator without freeing it, for an owner going away on
+  /// one rank alone (MPI_Comm_free is collective); MPI_Finalize reclaims it.
+  void abandon() noexcept { comm_ = MPI_COMM_NULL; }
 
  private:
   void release() noexcept {

@@ -23,3 +23,4 @@ make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory 
 "$work/library_version"
 read -r -a preflags <<<"${MPIEXEC_PREFLAGS:-}"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver"
+"${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver_i8_int8"

@@ -1,0 +1,105 @@
+! Module npblu from a caller of either integer kind, with mpi_f08: built
+! twice by the tests, with default integers and with -fdefault-integer-8
+! (8-byte default INTEGER and LOGICAL), so that every call below resolves to
+! the int32 or the int64 specifics. Runs class S twice, once created from
+! mpi_f08's type(MPI_Comm) and once from its integer handle, stepped
+! 1 + 19 + the rest with a copy out and back in of u between, and checks
+! both verify with the field checksum of a plain npblu_run.
+program fortran_kinds
+  use, intrinsic :: iso_fortran_env, only: int32
+  use mpi_f08, only: MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_COMM_WORLD
+  use npblu
+  implicit none
+  type(npblu_solver) :: lu
+  integer :: ierr, major, minor, patch, comm
+  integer(int32) :: rank
+  character(len=32) :: full_digest, digest
+  logical :: verified
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call npblu_version(major, minor, patch)
+  if (rank == 0) print '(a,i0,a,i0,a,i0,a,i0,a,i0)', 'fortran_kinds: integer kind ', kind(ierr), ', logical kind ', &
+      kind(verified), ', npblu ', major, '.', minor
+  call npblu_create(lu, MPI_COMM_WORLD, ierr)            ! type(MPI_Comm)
+  call check(ierr, 'create (type(MPI_Comm))')
+  call configure()
+  call npblu_run(lu, ierr)
+  call check(ierr, 'run')
+  call npblu_field_checksum(lu, full_digest, ierr)
+  call check(ierr, 'field_checksum')
+  call npblu_destroy(lu, ierr)
+
+  comm = MPI_COMM_WORLD%MPI_VAL                          ! an integer handle, of the caller's kind
+  call npblu_create(lu, comm, ierr)
+  call check(ierr, 'create (integer)')
+  call configure()
+  call stepped_run()
+  call npblu_verified(lu, verified, ierr)
+  call npblu_field_checksum(lu, digest, ierr)
+  if (.not. verified) error stop 'stepped class S did not verify'
+  if (digest /= full_digest) error stop 'stepped u differs from npblu_run''s'
+  call refusals()
+  call npblu_destroy(lu, ierr)
+  if (rank == 0) print '(a,a)', 'fortran_kinds: class S verified, stepped == full, checksum ', trim(digest)
+  call MPI_Finalize()
+
+contains
+
+  subroutine configure()
+    call npblu_set_class(lu, 'S', ierr)
+    call check(ierr, 'set_class')
+    call npblu_set_report(lu, .false., ierr)
+    call npblu_set_option(lu, 'quiet', '', ierr)
+  end subroutine
+
+  subroutine stepped_run()
+    integer :: ran, done, total, nx, nz, jbegin, jend, first, last
+    double precision, allocatable :: u(:, :, :, :)
+    character(len=32) :: before, after
+    call npblu_start(lu, ierr)
+    call check(ierr, 'start')
+    call npblu_advance(lu, 1, ran, ierr)
+    call npblu_advance(lu, 19, ran, ierr)
+    call npblu_iterations_done(lu, done, total, ierr)
+    if (done /= 20 .or. total /= 50) error stop 'iterations_done'
+    call npblu_field_shape(lu, nx, nz, jbegin, jend, ierr)
+    call npblu_columns(lu, first, last, ierr)
+    if (nx /= 12 .or. nz /= 12 .or. first /= jbegin .or. last /= jend .or. jbegin < 2 .or. jend > 11) &
+      error stop 'field_shape'
+    allocate (u(5, nx, nz, jbegin:jend))
+    call npblu_get_field(lu, u, ierr)
+    call check(ierr, 'get_field')
+    call npblu_field_checksum(lu, before, ierr)
+    call npblu_set_field(lu, u, ierr)
+    call check(ierr, 'set_field')
+    call npblu_field_checksum(lu, after, ierr)
+    if (before /= after) error stop 'u copied out and in changed'
+    call npblu_advance(lu, 1000, ran, ierr)
+    if (ran /= 30) error stop 'advance to the end'
+    call npblu_finish(lu, ierr)
+    call check(ierr, 'finish')
+  end subroutine
+
+  ! Out of order, a wrong array size, a status string: codes, not aborts.
+  subroutine refusals()
+    double precision :: small(5, 1, 1, 1)
+    integer :: ran
+    call npblu_advance(lu, 1, ran, ierr)
+    if (ierr /= NPBLU_ERROR_ORDER) error stop 'advance after finish accepted'
+    if (npblu_status_string(ierr) /= 'call out of order') error stop 'status string'
+    call npblu_get_field(lu, small, ierr)
+    if (ierr /= NPBLU_ERROR_ARGUMENT) error stop 'a wrong field size accepted'
+  end subroutine
+
+  subroutine check(code, what)
+    integer, intent(in) :: code
+    character(len=*), intent(in) :: what
+    character(len=256) :: text
+    if (code == NPBLU_OK) return
+    call npblu_error_message(lu, text)
+    print '(a,a,a,a,a,a)', 'fortran_kinds: ', what, ' failed: ', npblu_status_string(code), ': ', trim(text)
+    error stop 1
+  end subroutine
+
+end program fortran_kinds
