@@ -132,7 +132,7 @@ int npblu_run(npblu_solver* h) {
       return fail(h, NPBLU_ERROR_ORDER, "npblu_run: a stepped run is open: npblu_finish it first");
     h->session.reset();
     h->outcome.reset();
-    if (!h->config.problem.problem_class && !h->config.problem.size && h->config.checkpoint.restart.empty())
+    if (!npblu::c_api::has_problem(h))
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
     h->outcome = npblu::run_benchmark(h->config, h->comm.get(), h->print_report ? &std::cout : nullptr,
                                       "npblu" + h->settings);

@@ -25,6 +25,12 @@ struct npblu_solver {
 
 namespace npblu::c_api {
 
+/// Whether a problem is given: a class, a size, or a checkpoint to continue (which holds its problem).
+inline bool has_problem(const npblu_solver* h) {
+  const npblu::RunConfig& c = h->config;
+  return c.problem.problem_class || c.problem.size || !c.checkpoint.restart.empty();
+}
+
 /// Records `message` as the handle's last error and returns `status`.
 inline int fail(npblu_solver* h, int status, const std::string& message) {
   h->error = npblu::one_line_message(message);

@@ -81,7 +81,7 @@ extern "C" {
 int npblu_start(npblu_solver* h) {
   return guarded(h, [&]() -> int {
     if (stepping(h)) return out_of_order(h, "npblu_start", "a stepped run is open: npblu_finish it first");
-    if (!h->config.problem.problem_class && !h->config.problem.size)
+    if (!npblu::c_api::has_problem(h))
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
     h->session.reset();  // a finished run's memory goes before the next is allocated
     h->outcome.reset();

@@ -5,12 +5,8 @@
 //
 //   mpiexec -n P c_api_checkpoint WORKDIR
 //
-// Built from the C API's own sources (npblu_c.cpp, npblu_checkpoint_c.cpp)
-// rather than the shared library: the run in steps is started here the way
-// the C API's npblu_start does (a BenchmarkSession in the handle), which
-// the stepping API will replace by its own call. Exit 0 on pass, 1 on failure.
-#include <mpi.h>
-
+// Exit 0 on pass, 1 on failure.
+// npblu.h first: it keeps MPI's C++ bindings (and their library) out.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -18,8 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "interop/npblu.h"
-#include "interop/npblu_handle.hpp"
+#include "npblu.h"
 
 namespace {
 
@@ -72,14 +67,13 @@ void checkpoint_now_then_restart(const std::string& dir, const std::string& refe
       !std::strstr(npblu_error_message(h), "a run in steps must be started"))
     fail("checkpoint now before a run in steps was not refused clearly", h);
   if (npblu_checkpoint(h, nullptr) != NPBLU_ERROR_ARGUMENT) fail("a null path was not refused");
-  // What npblu_start does.
-  h->session =
-      std::make_unique<npblu::BenchmarkSession>(h->config, h->comm.get(), nullptr, "c_api_checkpoint");
-  h->session->advance(17);
+  ok(npblu_start(h), "npblu_start", h);
+  int ran = 0;
+  ok(npblu_advance(h, 17, &ran), "npblu_advance", h);
   ok(npblu_checkpoint(h, path.c_str()), "npblu_checkpoint", h);
-  h->session->advance(h->session->iterations());
-  h->session->finish();
-  h->session.reset();
+  ok(npblu_advance(h, 1000, &ran), "npblu_advance to the end", h);
+  ok(npblu_finish(h), "npblu_finish", h);
+  if (npblu_checkpoint(h, path.c_str()) == NPBLU_OK) fail("checkpoint now after npblu_finish was accepted");
   npblu_destroy(&h);
 
   npblu_solver* r = handle_for(dir + "/capi_restart.json");
@@ -91,6 +85,22 @@ void checkpoint_now_then_restart(const std::string& dir, const std::string& refe
   if (!verified) fail("the restart did not verify");
   if (checksum_in(dir + "/capi_restart.json") != reference)
     fail("the restart from the checkpoint taken now ended with another field");
+
+  // The same restart as a run in steps (npblu_start takes the problem from the file too).
+  npblu_solver* s = handle_for(dir + "/capi_restart_steps.json");
+  ok(npblu_set_option(s, "restart", path.c_str()), "restart option", s);
+  ok(npblu_start(s), "npblu_start of the restart", s);
+  int done = 0, total = 0;
+  ok(npblu_iterations_done(s, &done, &total), "npblu_iterations_done", s);
+  if (done != 17 || total != 50) fail("the stepped restart does not continue at iteration 17 of 50");
+  ran = 0;
+  ok(npblu_advance(s, 1000, &ran), "npblu_advance of the restart", s);
+  if (ran != 33) fail("the stepped restart ran " + std::to_string(ran) + " iterations, not 33");
+  ok(npblu_finish(s), "npblu_finish of the restart", s);
+  ok(npblu_verified(s, &verified), "npblu_verified", s);
+  npblu_destroy(&s);
+  if (!verified || checksum_in(dir + "/capi_restart_steps.json") != reference)
+    fail("the stepped restart did not end with the uninterrupted field, verified");
 }
 
 /// checkpoint-every as an option of npblu_run, then a restart on the wrong class refused.
