@@ -246,7 +246,8 @@ def kill9_mode(ctx):
               f"restart from iteration {at} ends with the reference field")
     print(f"{ctx.trials} kills after the first checkpoint: {mid_write} while writing a later one; "
           f"every one left a checkpoint a restart continued to the reference field")
-    if mid_write < max(2, ctx.trials // 5):
+    needed = max(2, ctx.trials // 5) if ctx.min_mid_write is None else ctx.min_mid_write
+    if mid_write < needed:
         fail("too few kills landed during a checkpoint write for the test to mean something")
     for path in (checkpoint, temporary):
         if os.path.exists(path):
@@ -267,6 +268,8 @@ def main():
     p.add_argument("--restarts", nargs="*", default=[])
     p.add_argument("--checkpointed", default="", help="more arguments of the checkpointed run")
     p.add_argument("--trials", type=int, default=20)
+    p.add_argument("--min-mid-write", type=int, default=None,
+                   help="kills that must land during a write (default: a fifth of the trials, at least 2)")
     p.add_argument("--min-delay", type=float, default=0.0)
     p.add_argument("--max-delay", type=float, default=0.4)
     p.add_argument("--seed", type=int, default=int(time.time()))
