@@ -290,9 +290,7 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
 }
 
 void LuSolver::prepare_iterations() {
-  halo_exchange(u_, owned_, kStateHalo, comm_);
-  compute_residual(coeff_, config_.grid, owned_, u_, frct_, rsd_, residual_ws_);
-  rsdnm_ = residual_norm();
+  state_written();  // the halos, residual and norm of u as it now is
   timers_.clear();
   iterations_run_ = 0;
   converged_ = false;
