@@ -3,6 +3,7 @@
 // same; the cost and network options calibrate the model.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "balance/parse_number.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/app/trace_writer.hpp"
 #include "sim/simulation.hpp"
 #include "verify/class_table.hpp"
@@ -49,6 +51,34 @@ std::vector<int> parse_columns(const std::string& text) {
   auto widths = parse_int_list(text);
   if (!widths) throw Usage("--columns: '" + text + "' is not a comma-separated list of integers");
   return std::move(*widths);
+}
+
+// The model's costs: finite, a time >= 0, a bandwidth > 0 (a negative or NaN
+// cost would give negative or NaN times with exit status 0).
+void check_costs(const CostModel& cost) {
+  const std::pair<const char*, double> times[] = {{"--cost-lower", cost.lower},   {"--cost-upper", cost.upper},
+                                                  {"--cost-rhs", cost.rhs},       {"--cost-update", cost.update},
+                                                  {"--latency", cost.latency}};
+  for (const auto& [option, value] : times) {
+    if (!std::isfinite(value) || value < 0.0)
+      throw Usage(std::string(option) + " " + std::to_string(value) + ": must be a finite number of seconds >= 0");
+  }
+  if (!std::isfinite(cost.bandwidth) || cost.bandwidth <= 0.0)
+    throw Usage("--bandwidth " + std::to_string(cost.bandwidth) + ": must be a finite number of bytes per second > 0");
+}
+
+// The outputs, before simulating: never over a non-regular file, never one file twice.
+void check_outputs(const std::string& json_path, const std::string& trace_path, bool overwrite) {
+  std::vector<RunFile> files;
+  if (!json_path.empty()) {
+    if (auto problem = output_path_problem("--json", json_path); !problem.empty()) throw Usage(problem);
+    files.push_back({"--json", json_path, true});
+  }
+  if (!trace_path.empty()) {
+    if (auto problem = check_trace_path(trace_path, overwrite); !problem.empty()) throw Usage(problem);
+    files.push_back({"--trace", trace_path, true});
+  }
+  if (auto problem = same_file_problem(files); !problem.empty()) throw Usage(problem);
 }
 
 const char* mode_name(BalanceMode m) {
@@ -145,6 +175,16 @@ int main(int argc, char** argv) {
     if (!speeds.empty()) {
       c.speeds = SpeedSchedule::parse(speeds[0] == '@' ? read_speed_file(speeds.substr(1)) : speeds, c.ranks);
     }
+    check_costs(c.cost);
+    if (!speeds.empty() && c.speeds.segments().back().from_iteration > c.iterations) {
+      throw Usage("--emulate-speeds: the segment @" + std::to_string(c.speeds.segments().back().from_iteration) +
+                  " starts after the last iteration (" + std::to_string(c.iterations) + "): it would never take effect");
+    }
+    if (c.balance == BalanceMode::diffusive && c.settings.every > c.iterations) {
+      throw Usage("--balance-every " + std::to_string(c.settings.every) + " is beyond the last iteration (" +
+                  std::to_string(c.iterations) + "): the balancer would never run");
+    }
+    check_outputs(json_path, trace_path, overwrite);
     std::unique_ptr<TraceWriter> trace;
     if (!trace_path.empty()) {
       std::string cmd;
@@ -174,7 +214,7 @@ int main(int argc, char** argv) {
     if (trace) {
       trace->append(r.history, 1);
       trace->append_moves(r.moves);
-      trace->flush();
+      trace->commit();
     }
     const auto loads = r.history.loads();
     if (!quiet) {
@@ -240,8 +280,7 @@ int main(int argc, char** argv) {
                         {"wait_s", rows(h.wait)},
                         {"speed", rows(h.speed)}};
       }
-      std::ofstream out(json_path);
-      if (!(out << j.dump(1) << '\n')) throw Usage("cannot write the JSON report '" + json_path + "'");
+      write_file_whole(json_path, j.dump(1) + "\n");  // aside, then renamed: never half a report
     }
     return 0;
   } catch (const CLI::ParseError& e) {

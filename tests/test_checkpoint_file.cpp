@@ -66,7 +66,11 @@ std::string refusal(const fs::path& path) {
 TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
   const fs::path path = scratch("round.h5");
   write_checkpoint(path, 0.5, "0123456789abcdef");
-  EXPECT_FALSE(fs::exists(checkpoint_temporary(path)));
+  for (const auto& entry : fs::directory_iterator(path.parent_path())) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_FALSE(name.rfind(path.filename().string() + ".", 0) == 0 && name.ends_with(".tmp"))
+        << "an aside file left behind: " << name;
+  }
   CheckpointReader r(path);
   const CheckpointHeader& h = r.header();
   EXPECT_EQ(h.format_version, kCheckpointFormatVersion);
@@ -90,12 +94,15 @@ TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
 TEST(CheckpointFile, AnUncommittedWriteLeavesThePreviousFileWhole) {
   const fs::path path = scratch("previous.h5");
   write_checkpoint(path, 0.0, "aaaaaaaaaaaaaaaa");
+  fs::path aside;
   {
     CheckpointWriter w(path, sample_header());  // a write that never completes
     w.write_columns(0, 1, column_values(0, 9.0).data());
-    EXPECT_TRUE(fs::exists(checkpoint_temporary(path)));
+    aside = w.temporary();
+    EXPECT_TRUE(fs::exists(aside));
+    EXPECT_EQ(aside.parent_path(), path.parent_path());
   }
-  EXPECT_FALSE(fs::exists(checkpoint_temporary(path)));
+  EXPECT_FALSE(fs::exists(aside));
   EXPECT_EQ(CheckpointReader(path).header().field_checksum, "aaaaaaaaaaaaaaaa");
   write_checkpoint(path, 1.0, "bbbbbbbbbbbbbbbb");  // the next replaces it whole
   EXPECT_EQ(CheckpointReader(path).header().field_checksum, "bbbbbbbbbbbbbbbb");

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -181,24 +182,38 @@ TEST(RunConfig, RankCountChecks) {
 }
 
 TEST(RunConfig, OutputProbes) {
+  // No device node is touched: a FIFO and a directory stand for non-regular files.
   const auto dir = scratch_dir();
-  OutputConfig o;
-  EXPECT_EQ(probe_outputs(o), "");
-  o.json = "/dev/full";
-  EXPECT_TRUE(contains(probe_outputs(o), "--json '/dev/full': cannot write"));
-  o.json = "/dev/null";
-  EXPECT_EQ(probe_outputs(o), "");
-  o.json = dir;
-  EXPECT_TRUE(contains(probe_outputs(o), "is a directory"));
-  o.json = dir / "missing" / "r.json";
-  EXPECT_TRUE(contains(probe_outputs(o), "does not exist"));
-  // A new file is not left behind; an existing one is not changed.
-  o.json = dir / "r.json";
-  EXPECT_EQ(probe_outputs(o), "");
-  EXPECT_FALSE(std::filesystem::exists(o.json));
-  std::ofstream(o.json) << "old";
-  EXPECT_EQ(probe_outputs(o), "");
-  EXPECT_EQ(std::filesystem::file_size(o.json), 3u);
+  RunConfig c;
+  EXPECT_EQ(probe_outputs(c), "");
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  c.output.json = fifo;
+  EXPECT_TRUE(contains(probe_outputs(c), "not a regular file")) << probe_outputs(c);
+  c.output.json = dir;
+  EXPECT_TRUE(contains(probe_outputs(c), "is a directory"));
+  c.output.json = dir / "missing" / "r.json";
+  EXPECT_TRUE(contains(probe_outputs(c), "does not exist"));
+  // Nothing is created or changed by the probe.
+  c.output.json = dir / "r.json";
+  EXPECT_EQ(probe_outputs(c), "");
+  EXPECT_FALSE(std::filesystem::exists(c.output.json));
+  std::ofstream(c.output.json) << "old";
+  EXPECT_EQ(probe_outputs(c), "");
+  EXPECT_EQ(std::filesystem::file_size(c.output.json), 3u);
+  // Two outputs, or an output and an input, on one file.
+  c.output.trace = dir / "." / "r.json";
+  EXPECT_TRUE(contains(probe_outputs(c), "are the same file")) << probe_outputs(c);
+  c.output.trace.clear();
+  c.checkpoint.restart = c.output.json;
+  EXPECT_TRUE(contains(probe_outputs(c), "--json")) << probe_outputs(c);
+  c.output.json.clear();
+  c.checkpoint.path = c.checkpoint.restart;  // continue a checkpoint and replace it: allowed
+  EXPECT_EQ(probe_outputs(c), "");
+  // A name whose aside name would be too long.
+  c = RunConfig{};
+  c.output.json = dir / std::string(250, 'j');
+  EXPECT_TRUE(contains(probe_outputs(c), "give a shorter name")) << probe_outputs(c);
   std::filesystem::remove_all(dir);
 }
 
@@ -208,7 +223,8 @@ TEST(RunConfig, TracePathAdvice) {
   EXPECT_TRUE(contains(on_dir, "is a directory; give a file name")) << on_dir;
   EXPECT_FALSE(contains(on_dir, "--trace-overwrite"));
   EXPECT_TRUE(contains(check_trace_path(dir, true), "is a directory"));
-  EXPECT_TRUE(contains(check_trace_path("/dev/full", true), "not a regular file"));
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
+  EXPECT_TRUE(contains(check_trace_path(dir / "fifo", true), "not a regular file"));
   std::ofstream(dir / "t.h5") << "x";
   EXPECT_TRUE(contains(check_trace_path(dir / "t.h5", false), "use --trace-overwrite"));
   EXPECT_EQ(check_trace_path(dir / "t.h5", true), "");

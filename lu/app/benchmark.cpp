@@ -16,6 +16,7 @@
 #include "lu/app/checkpoint.hpp"
 #include "lu/app/checkpoint_schedule.hpp"
 #include "lu/app/messages.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
 #include "lu/app/trace_writer.hpp"
@@ -71,18 +72,18 @@ std::vector<std::string> gather_host_names(MPI_Comm comm) {
 /// Step 1: every check of run_config.hpp, before anything is computed. The
 /// combination and rank-count checks give the same verdict on every rank;
 /// the output paths are probed by rank 0, which writes them, and agreed.
-RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* out, const std::string& line) {
+RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* out, const std::string& line,
+                        int iterations_done) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const Problem problem = as_run_error([&] {
     const Problem p = validate(config);
     validate_for_ranks(config, p, ranks);
+    check_effect(config, p, iterations_done);
     return p;
   });
-  std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config.output)) : "";
-  if (rank == 0 && output_problem.empty() && !config.checkpoint.path.empty())
-    output_problem = one_line_message(check_checkpoint_path(config.checkpoint.path));
+  const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config)) : "";
   agree(output_problem.empty(), output_problem, comm);
   const SolverConfig solver_config{problem.grid,
                                    problem.iterations,
@@ -250,7 +251,8 @@ TraceMetadata trace_metadata(const RunContext& ctx, const std::vector<double>& w
 /// that appends to it every --trace-flush iterations.
 std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& solver,
                                              const std::vector<double>& weights,
-                                             const std::shared_ptr<RuntimeBalancing>& balancing) {
+                                             const std::shared_ptr<RuntimeBalancing>& balancing,
+                                             int iterations_done) {
   const OutputConfig& output = ctx.config.output;
   if (output.trace.empty()) return nullptr;
   std::unique_ptr<TraceWriter> writer;
@@ -266,7 +268,7 @@ std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& so
   }
   agree(problem.empty(), one_line_message(problem), ctx.comm);
   auto trace = std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every,
-                                                ctx.solver_config.emulation, ctx.comm);
+                                                ctx.solver_config.emulation, ctx.comm, iterations_done);
   solver.set_iteration_hook([trace, balancing](int it, std::span<const IterationRecord> history) {
     trace->on_iteration(it, history, moves_of(balancing));
   });
@@ -329,7 +331,8 @@ RunReport build_report(const RunContext& ctx, const LuSolver& solver, const Solv
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
   }
-  report.history = gather_history(result.history, ctx.solver_config.emulation, ctx.comm);
+  report.history = gather_history(result.history, ctx.solver_config.emulation, ctx.comm,
+                                  result.iterations - static_cast<int>(result.history.size()) + 1);
   return report;
 }
 
@@ -337,10 +340,11 @@ RunReport build_report(const RunContext& ctx, const LuSolver& solver, const Solv
 std::string write_json(const RunContext& ctx, const RunReport& report) {
   const auto& path = ctx.config.output.json;
   if (!ctx.root() || path.empty()) return {};
-  std::ofstream json(path, std::ios::trunc);
-  json << to_json(report).dump(2) << "\n";
-  json.flush();
-  if (!json) return "failed writing the JSON report " + quote_value(path.string());
+  try {
+    write_file_whole(path, to_json(report).dump(2) + "\n");  // aside, then renamed: never half a report
+  } catch (const std::exception& e) {
+    return "--json: failed writing the JSON report: " + std::string(e.what());
+  }
   return {};
 }
 
@@ -368,6 +372,29 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
   return outcome;
 }
 
+/// With --restart: what the checkpointed run was doing and the options do
+/// not say otherwise continues: its speed emulation schedule (the
+/// iteration numbers go on, so '@30' still starts at 30) and its balancer
+/// settings.
+void continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks, const std::string& named) {
+  if (!config.given.count("emulate-speeds") && !h.emulated_speeds.empty()) {
+    config.emulation = as_run_error([&] { return SpeedSchedule::parse(h.emulated_speeds); });
+    try {
+      config.emulation.check_ranks(ranks);
+    } catch (const std::invalid_argument&) {
+      throw RunError(named + ": the run emulated speeds " + quote_value(h.emulated_speeds) + " on " +
+                     std::to_string(h.ranks) + " ranks, this run has " + std::to_string(ranks) +
+                     ": give --emulate-speeds for " + std::to_string(ranks) + " ranks");
+    }
+  }
+  if (!config.given.count("balance") && h.balance == "diffusive") config.balance.mode = BalanceMode::diffusive;
+  if (config.balance.mode == BalanceMode::diffusive && h.balance == "diffusive") {
+    if (!config.given.count("balance-every")) config.balance.diffusive.every = h.balance_every;
+    if (!config.given.count("balance-threshold")) config.balance.diffusive.threshold = h.balance_threshold;
+    if (!config.given.count("balance-damping")) config.balance.diffusive.damping = h.balance_damping;
+  }
+}
+
 /// "class W (33x33x33, 300 iterations, dt 0.0015)"
 std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt) {
   return fmt::format("class {} ({}x{}x{}, {} iterations, dt {})", problem_class, g.nx, g.ny, g.nz, iterations,
@@ -381,19 +408,30 @@ std::string describe_problem(char problem_class, const GridSize& g, int iteratio
 /// stripes (where the balancer had moved them).
 RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm) {
   const std::string named = "--restart " + quote_value(config.checkpoint.restart.string());
-  if (problem_from_checkpoint(config)) {
-    if (h.problem_class != 'U') config.problem.problem_class = h.problem_class;
-    if (h.problem_class == 'U') config.problem = {std::nullopt, h.grid, h.iterations, h.dt};
+  // The checkpoint's problem, with the problem options given on top: they must not change it.
+  ProblemSpec spec = config.problem;
+  if (!spec.problem_class && !spec.size) {
+    if (h.problem_class != 'U') spec.problem_class = h.problem_class;
+    if (h.problem_class == 'U') spec.size = h.grid;
+    if (h.problem_class == 'U' && !spec.iterations) spec.iterations = h.iterations;
+    if (h.problem_class == 'U' && !spec.dt) spec.dt = h.dt;
   }
-  const Problem asked = as_run_error([&] { return resolve_problem(config.problem); });
+  const Problem asked = as_run_error([&] { return resolve_problem(spec); });
   if (asked.problem_class != h.problem_class || asked.grid != h.grid || asked.iterations != h.iterations ||
       asked.dt != h.dt) {
+    std::string given;
+    for (const char* option : {"class", "size", "iterations", "dt"})
+      if (config.given.count(option)) given += std::string(given.empty() ? "" : ", ") + "--" + option;
     throw RunError(named + ": holds a checkpoint of " +
-                   describe_problem(h.problem_class, h.grid, h.iterations, h.dt) +
-                   ", not of the problem asked for, " +
+                   describe_problem(h.problem_class, h.grid, h.iterations, h.dt) + ", but " +
+                   (given.empty() ? std::string("the problem") : given) + " asks for " +
                    describe_problem(asked.problem_class, asked.grid, asked.iterations, asked.dt) +
-                   " (omit the problem options to take the checkpoint's)");
+                   " (omit the problem options to continue the checkpoint's)");
   }
+  config.problem = {asked.problem_class != 'U' ? std::optional<char>(asked.problem_class) : std::nullopt,
+                    asked.problem_class == 'U' ? std::optional<GridSize>(asked.grid) : std::nullopt,
+                    asked.problem_class == 'U' ? std::optional<int>(asked.iterations) : std::nullopt,
+                    asked.problem_class == 'U' ? std::optional<double>(asked.dt) : std::nullopt};
   if (h.iteration >= h.iterations)
     throw RunError(named + ": holds a finished run (iteration " + std::to_string(h.iteration) + ")");
   int ranks = 1;
@@ -403,6 +441,7 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
                              config.balance.mode == BalanceMode::off;
   if (!own_placement && static_cast<int>(h.column_widths.size()) == ranks)
     config.placement.columns = h.column_widths;
+  continue_settings(config, h, ranks, named);
   return config;
 }
 
@@ -446,6 +485,10 @@ CheckpointHeader checkpoint_header(const RunContext& ctx, const LuSolver& solver
   MPI_Allreduce(&mine, &h.timed_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   h.column_widths = solver.partition().widths();
   h.balance = to_string(ctx.config.balance.mode);
+  h.balance_every = ctx.config.balance.diffusive.every;
+  h.balance_threshold = ctx.config.balance.diffusive.threshold;
+  h.balance_damping = ctx.config.balance.diffusive.damping;
+  h.emulated_speeds = ctx.solver_config.emulation.spec();
   h.balance_moved_columns = balancing ? balancing->moved_columns() : 0;
   const auto phases = reduce_phase_timers(solver.timers(), ctx.comm);
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
@@ -474,14 +517,15 @@ struct BenchmarkSession::State {
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                    const std::string& command_line) {
   std::optional<CheckpointHeader> restart;
-  state_ =
-      std::make_unique<State>(check_inputs(resolve_restart(config, comm, restart), comm, out, command_line));
+  const RunConfig resolved = resolve_restart(config, comm, restart);
+  state_ = std::make_unique<State>(
+      check_inputs(resolved, comm, out, command_line, restart ? restart->iteration : 0));
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);
   s.solver = make_solver(s.ctx, partition);
   s.balancing = attach_balancer(s.ctx, *s.solver);
-  s.trace = attach_trace(s.ctx, *s.solver, s.weights, s.balancing);
+  s.trace = attach_trace(s.ctx, *s.solver, s.weights, s.balancing, restart ? restart->iteration : 0);
   // A restarted run prints its header once the checkpoint is accepted: a
   // refused one must not look like a run that started.
   if (!restart) print_header(s.ctx, partition, s.weights);

@@ -8,6 +8,7 @@
 
 #include "lu/app/agreement.hpp"
 #include "lu/app/messages.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/field_checksum.hpp"
 #include "lu/message_tags.hpp"
 #include "lu/message_units.hpp"
@@ -29,26 +30,42 @@ std::string restart_problem(const fs::path& path, const std::string& problem) {
   return "--restart " + quote_value(path.string()) + ": " + one_line_message(problem);
 }
 
+void broadcast_string(std::string& text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+}
+
 // The header fields every rank needs, from rank 0.
 void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
-  int ints[7] = {h.problem_class,
+  int ints[9] = {h.problem_class,
                  h.grid.nx,
                  h.grid.ny,
                  h.grid.nz,
                  h.iterations,
                  h.iteration,
-                 static_cast<int>(h.column_widths.size())};
-  double doubles[2] = {h.dt, h.timed_seconds};
-  MPI_Bcast(ints, 7, MPI_INT, 0, comm);
-  MPI_Bcast(doubles, 2, MPI_DOUBLE, 0, comm);
+                 static_cast<int>(h.column_widths.size()),
+                 h.balance_every,
+                 h.balance_moved_columns};
+  double doubles[4] = {h.dt, h.timed_seconds, h.balance_threshold, h.balance_damping};
+  MPI_Bcast(ints, 9, MPI_INT, 0, comm);
+  MPI_Bcast(doubles, 4, MPI_DOUBLE, 0, comm);
   h.problem_class = static_cast<char>(ints[0]);
   h.grid = {ints[1], ints[2], ints[3]};
   h.iterations = ints[4];
   h.iteration = ints[5];
   h.column_widths.resize(ints[6]);
+  h.ranks = ints[6];
+  h.balance_every = ints[7];
+  h.balance_moved_columns = ints[8];
   MPI_Bcast(h.column_widths.data(), ints[6], MPI_INT, 0, comm);
   h.dt = doubles[0];
   h.timed_seconds = doubles[1];
+  h.balance_threshold = doubles[2];
+  h.balance_damping = doubles[3];
+  broadcast_string(h.balance, comm);
+  broadcast_string(h.emulated_speeds, comm);
 }
 
 // Rank 0's side of a save: receives every stripe in rank (hence column)
@@ -128,19 +145,8 @@ ColumnRange saved_columns(ColumnRange owned, int ny) {
   return {owned.begin == 1 ? 0 : owned.begin, owned.end == ny - 1 ? ny : owned.end};
 }
 
-std::string check_checkpoint_path(const fs::path& path) {
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  const std::string named = "--checkpoint " + quote_value(path.string());
-  if (fs::is_directory(status)) return named + ": is a directory; give a file name";
-  if (fs::exists(status) && !fs::is_regular_file(status)) return named + ": not a regular file";
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec))
-    return named + ": directory " + quote_value(dir.string()) + " does not exist";
-  // The file is written aside and renamed: the directory itself must be writable.
-  if (access(dir.c_str(), W_OK) != 0)
-    return named + ": directory " + quote_value(dir.string()) + " is not writable";
-  return {};
+std::string check_checkpoint_path(const fs::path& path, std::string_view option) {
+  return output_path_problem(option, path);
 }
 
 CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& header, const LuSolver& solver,

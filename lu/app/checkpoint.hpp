@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "lu/app/checkpoint_file.hpp"
 #include "lu/solver.hpp"
@@ -26,9 +27,11 @@ struct CheckpointStats {
   std::uintmax_t bytes = 0;  // the file's size
 };
 
-/// Rank 0's verdict on a --checkpoint path before computing: "" or the
-/// problem (a directory, a device, a missing or unwritable directory).
-std::string check_checkpoint_path(const std::filesystem::path& path);
+/// Rank 0's verdict on a checkpoint path before writing: "" or the problem
+/// (output_files.hpp: not a regular file, a missing or unwritable
+/// directory, a name too long for its aside name), naming `option`.
+std::string check_checkpoint_path(const std::filesystem::path& path,
+                                  std::string_view option = "--checkpoint");
 
 /// Collective: writes `solver`'s state to `path` (aside, then renamed) with
 /// `header` (its iteration, timers and partition filled by the caller, the

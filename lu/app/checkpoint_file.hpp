@@ -4,18 +4,22 @@
 // reads it, column range by column range, so it never holds more than one
 // rank's stripe of the field (lu/app/checkpoint.hpp moves the stripes).
 //
-// Layout (format version 1; README, "Checkpoint and restart"):
+// Layout (format version 2; README, "Checkpoint and restart"):
 //   /u                 double [ny][nz][nx][5]: the SSOR state, every column
 //                      (boundary columns included), in Field5's column layout
 //   root attributes    format_version, program_version, created, command_line,
 //                      class, grid, iterations, dt (bit for bit), iteration
 //                      (timed iterations done), timed_seconds, ranks,
-//                      column_widths, balance, balance_moved_columns,
+//                      column_widths, balance, balance_{every,threshold,damping},
+//                      balance_moved_columns, emulated_speeds,
 //                      phase_names, phase_seconds_{min,max,mean},
-//                      field_checksum (field_checksum.hpp's digest of u)
+//                      field_checksum (field_checksum.hpp's digest of u),
+//                      header_checksums (one digest per attribute above:
+//                      checkpoint_header.hpp, the one table of attributes)
 //
-// Durability: a writer writes FILE.tmp, closes it, fsyncs it, renames it
-// over FILE and fsyncs the directory, so FILE is always either the previous
+// Durability: a writer writes FILE.XXXXXX.tmp (a fresh name, created with
+// O_EXCL: output_files.hpp), closes it, fsyncs it, renames it over FILE and
+// fsyncs the directory, so FILE is always either the previous
 // complete checkpoint or the new complete one, whenever the process dies.
 #include <cstdint>
 #include <filesystem>
@@ -27,7 +31,9 @@
 
 namespace npblu {
 
-inline constexpr int kCheckpointFormatVersion = 1;
+// 2: header_checksums (every header attribute checksummed), ranks,
+// emulated_speeds and balance_{every,threshold,damping} (a restart continues them).
+inline constexpr int kCheckpointFormatVersion = 2;
 
 /// Everything in the file but the field.
 struct CheckpointHeader {
@@ -41,21 +47,24 @@ struct CheckpointHeader {
   double dt = 0.0;
   int iteration = 0;  // timed iterations done: the run continues with iteration + 1
   double timed_seconds = 0.0;
-  std::vector<int> column_widths;  // per rank, when written (ranks = its size)
+  int ranks = 0;                   // as stored: the writer stores column_widths.size()
+  std::vector<int> column_widths;  // per rank, when written
   std::string balance;             // off | static | diffusive
+  int balance_every = 5;           // the diffusive balancer's settings (run_config.hpp)
+  double balance_threshold = 0.02;
+  double balance_damping = 1.0;
   int balance_moved_columns = 0;
+  std::string emulated_speeds;  // the --emulate-speeds schedule ("" for none): a restart continues it
   std::vector<std::string> phase_names;
   std::vector<double> phase_seconds_min, phase_seconds_max, phase_seconds_mean;
   std::string field_checksum;
 };
 
-/// The temporary name a checkpoint is written under before the rename.
-std::filesystem::path checkpoint_temporary(const std::filesystem::path& path);
 
 class CheckpointWriter {
  public:
-  /// Creates checkpoint_temporary(path) (replacing any) with the header and
-  /// an empty field; throws std::runtime_error naming the problem.
+  /// Creates a new file beside `path` (hdf5::create_aside) with the header
+  /// and an empty field; throws std::runtime_error naming the problem.
   CheckpointWriter(std::filesystem::path path, const CheckpointHeader& header);
   ~CheckpointWriter();  // an uncommitted file is removed
   CheckpointWriter(const CheckpointWriter&) = delete;
@@ -66,11 +75,17 @@ class CheckpointWriter {
   /// The field's checksum (known once every column has passed), then
   /// close, fsync, rename over the final path, fsync the directory.
   void commit(const std::string& field_checksum);
+  /// The aside file being written (empty once committed or never created).
+  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
 
  private:
+  void create_contents();
+
   struct Handles;
   std::unique_ptr<Handles> h_;
   std::filesystem::path path_;
+  std::filesystem::path temporary_;
+  CheckpointHeader header_;
   GridSize grid_;
   bool committed_ = false;
 };

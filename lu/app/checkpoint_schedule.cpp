@@ -15,6 +15,16 @@ int agreed_signal(const StopSignals& signals, MPI_Comm comm) {
   return any;
 }
 
+// `text` as one shell word: as is when safe, else in single quotes.
+std::string shell_quoted(const std::string& text) {
+  const bool safe = !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789@%+=:,./-_") == std::string::npos;
+  if (safe) return text;
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace
 
 void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig& checkpoint, MPI_Comm comm) {
@@ -30,7 +40,7 @@ void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig&
                            std::to_string(session.iterations_done()) + " of " +
                            std::to_string(session.iterations()) + "; checkpoint written to " +
                            quote_value(checkpoint.path.string()) + ": continue with --restart " +
-                           checkpoint.path.string());
+                           shell_quoted(checkpoint.path.string()));
     }
   }
 }

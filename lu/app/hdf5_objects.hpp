@@ -5,13 +5,18 @@
 #include <hdf5.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "lu/app/output_files.hpp"
+
 namespace npblu::hdf5 {
+
+using npblu::aside_name;
 
 // The system's reason, when HDF5's failure came from a system call (a full
 // disk: "No space left on device"); callers clear errno before HDF5 calls.
@@ -158,6 +163,27 @@ inline std::vector<std::string> read_strings_attribute(hid_t obj, const char* na
   for (hssize_t i = 0; i < n; ++i)
     values.emplace_back(&packed[i * width], strnlen(&packed[i * width], width));
   return values;
+}
+
+/// Creates a new HDF5 file beside `path` under a fresh aside name
+/// (output_files.hpp), set in `aside`: H5F_ACC_EXCL is O_CREAT|O_EXCL, which
+/// never opens a file already there and never follows a symlink. Throws
+/// std::runtime_error naming the problem.
+inline hid_t create_aside(const std::filesystem::path& path, std::filesystem::path& aside) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    aside = aside_name(path);
+    errno = 0;
+    const hid_t file = H5Fcreate(aside.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    if (file >= 0) return file;
+    const std::string reason = system_reason();
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(aside, ec))) {
+      aside.clear();
+      throw std::runtime_error("cannot create a file beside '" + path.string() + "'" + reason);
+    }
+  }
+  aside.clear();
+  throw std::runtime_error("cannot create a file beside '" + path.string() + "'");
 }
 
 }  // namespace npblu::hdf5

@@ -60,6 +60,38 @@ void set_class_positional(RunConfig& config, const CLI::App& app, const Collecte
   set_option(config, "class", given);
 }
 
+// Whether `word` is one of our options ("--quiet", "--balance=x", "-q"), or help.
+bool is_option_word(std::string_view word) {
+  if (word == "-h" || word == "--help") return true;
+  for (const OptionInfo& o : option_table()) {
+    const std::string long_name = "--" + std::string(o.name);
+    if (word == long_name || word.rfind(long_name + "=", 0) == 0) return true;
+    if (!o.short_name.empty() && word == "-" + std::string(o.short_name)) return true;
+  }
+  return false;
+}
+
+// An option that takes a value followed by another option word: the value
+// is missing (CLI11 would take "--quiet" as a file name for --json, or end
+// with "argument not expected" for the word after).
+void refuse_option_words_as_values(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    for (const OptionInfo& o : option_table()) {
+      const bool names_it = word == "--" + std::string(o.name) ||
+                            (!o.short_name.empty() && word == "-" + std::string(o.short_name));
+      if (!names_it || o.flag) continue;
+      const int values = o.name == "size" ? 3 : 1;
+      for (int v = 1; v <= values; ++v) {
+        if (i + v >= argc) break;  // a missing value at the end: CLI11 says so
+        if (is_option_word(argv[i + v]))
+          throw UsageError("--" + std::string(o.name) + " needs a value (" + std::string(o.value_name) +
+                           "), but the next word is the option " + quote_value(argv[i + v]));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
@@ -67,6 +99,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   app.name("lu");
   CollectedText text;
   register_options(app, text);
+  refuse_option_words_as_values(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -11,16 +11,24 @@ void PartitionTrace::on_iteration(int iteration, std::span<const IterationRecord
 
 void PartitionTrace::finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves) {
   write(history, moves);
+  std::string failure;
+  try {
+    if (writer_) writer_->commit();  // a trace written aside goes into place now, complete
+  } catch (const std::exception& e) {
+    failure = std::string("writing the trace failed: ") + e.what();
+  }
   writer_.reset();
+  agree<RunFailure>(failure.empty(), failure, comm_);
 }
 
 void PartitionTrace::write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves) {
   const auto fresh = history.subspan(std::min(iterations_written_, history.size()));
-  const RunHistory rows = gather_history(fresh, emulation_, comm_, static_cast<int>(iterations_written_) + 1);
+  const int first = iterations_before_ + static_cast<int>(iterations_written_) + 1;
+  const RunHistory rows = gather_history(fresh, emulation_, comm_, first);
   iterations_written_ = history.size();
   std::string failure;
   try {
-    if (writer_) append(rows, static_cast<int>(iterations_written_ - fresh.size()) + 1, moves);
+    if (writer_) append(rows, first, moves);
   } catch (const std::exception& e) {
     failure = std::string("writing the trace failed: ") + e.what();
     writer_.reset();

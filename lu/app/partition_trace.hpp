@@ -19,11 +19,15 @@ namespace npblu {
 class PartitionTrace {
  public:
   /// Collective. `writer` is non-null on rank 0 only.
-  PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, SpeedSchedule emulation, MPI_Comm comm)
+  /// `iterations_before`: timed iterations done before this trace's first
+  /// record (a restarted run's checkpoint iteration): records are numbered on from it.
+  PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, SpeedSchedule emulation, MPI_Comm comm,
+                 int iterations_before = 0)
       : writer_(std::move(writer)),
         flush_every_(flush_every),
         emulation_(std::move(emulation)),
-        comm_(comm) {}
+        comm_(comm),
+        iterations_before_(iterations_before) {}
 
   /// Collective; flushes when `iteration` is a multiple of flush_every.
   /// Throws RunFailure on every rank when the write failed.
@@ -40,6 +44,7 @@ class PartitionTrace {
   int flush_every_;
   SpeedSchedule emulation_;
   MPI_Comm comm_;
+  int iterations_before_ = 0;
   std::size_t iterations_written_ = 0;
   std::size_t moves_written_ = 0;
 };

@@ -16,6 +16,7 @@
 #include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
 #include "lu/app/messages.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/field.hpp"
 
 namespace npblu {
@@ -237,51 +238,6 @@ void check_placement(const RunConfig& c) {
   }
 }
 
-// Writes and flushes one byte: the only proof that a device (/dev/full) takes data.
-std::string probe_device(const fs::path& path, std::string_view option) {
-  std::FILE* f = std::fopen(path.c_str(), "a");
-  if (!f)
-    return "--" + std::string(option) + " " + quote_value(path.string()) + ": cannot open (" +
-           std::strerror(errno) + ")";
-  const bool ok = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
-  const int error = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (ok && closed) return {};
-  return "--" + std::string(option) + " " + quote_value(path.string()) + ": cannot write (" +
-         std::strerror(error) + ")";
-}
-
-std::string directory_problem(const fs::path& path, std::string_view option) {
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return "--" + std::string(option) + " " + quote_value(path.string()) + ": directory " +
-           quote_value(dir.string()) + " does not exist";
-  }
-  if (access(dir.c_str(), W_OK) != 0) {
-    return "--" + std::string(option) + " " + quote_value(path.string()) + ": directory " +
-           quote_value(dir.string()) + " is not writable";
-  }
-  return {};
-}
-
-std::string probe_json(const fs::path& path) {
-  if (path.empty()) return {};
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  const std::string named = "--json " + quote_value(path.string());
-  if (fs::is_directory(status)) return named + ": is a directory (give a file name)";
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    if (!fs::is_character_file(status)) return named + ": not a regular file or a device";
-    return probe_device(path, "json");
-  }
-  if (const auto problem = directory_problem(path, "json"); !problem.empty()) return problem;
-  const bool existed = fs::exists(status);
-  if (!std::ofstream(path, std::ios::app)) return named + ": cannot write (" + std::strerror(errno) + ")";
-  if (!existed) fs::remove(path, ec);
-  return {};
-}
-
 }  // namespace
 
 std::string to_string(BalanceMode mode) {
@@ -377,8 +333,7 @@ Problem resolve_problem(const ProblemSpec& spec) {
 }
 
 bool problem_from_checkpoint(const RunConfig& config) {
-  return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size &&
-         !config.problem.iterations && !config.problem.dt;
+  return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size;
 }
 
 Problem validate(const RunConfig& config) {
@@ -426,24 +381,56 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
   parsed_by("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
 }
 
-std::string check_trace_path(const fs::path& path, bool overwrite) {
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  const std::string named = "--trace " + quote_value(path.string());
-  if (fs::is_directory(status)) {
-    return named + ": is a directory; give a file name, e.g. " + quote_value((path / "trace.h5").string());
+void check_effect(const RunConfig& config, const Problem& problem, int iterations_done) {
+  const int last = problem.iterations;
+  if (last <= 0) return;  // the problem comes from a checkpoint: checked once it is read
+  const auto given = [&](std::string_view o) { return config.given.count(o) > 0; };
+  const int every = config.checkpoint.every;
+  // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the report).
+  if (given("checkpoint-every") && !config.checkpoint.path.empty() && (iterations_done / every + 1) * every >= last) {
+    throw UsageError("--checkpoint-every " + std::to_string(every) + " is beyond the last iteration (" +
+                     std::to_string(last) + (iterations_done ? ", continuing after " + std::to_string(iterations_done) : std::string()) +
+                     "): no checkpoint would be written (give at most " + std::to_string(last - 1 - iterations_done) +
+                     "; a SIGTERM/SIGINT still writes one)");
   }
-  if (fs::exists(status) && !fs::is_regular_file(status))
-    return named + ": not a regular file (a trace is an HDF5 file)";
-  if (fs::exists(status) && !overwrite)
-    return named + ": already exists (use --trace-overwrite to replace it)";
-  if (fs::exists(status) && access(path.c_str(), W_OK) != 0) return named + ": exists and is not writable";
-  return directory_problem(path, "trace");
+  if (given("emulate-speeds") && config.emulation.active() &&
+      config.emulation.segments().back().from_iteration > last) {
+    throw UsageError("--emulate-speeds: the segment @" +
+                     std::to_string(config.emulation.segments().back().from_iteration) +
+                     " starts after the last iteration (" + std::to_string(last) + "): it would never take effect");
+  }
+  if (given("balance-every") && config.balance.mode == BalanceMode::diffusive &&
+      config.balance.diffusive.every > last - iterations_done) {
+    throw UsageError("--balance-every " + std::to_string(config.balance.diffusive.every) +
+                     " is beyond the last iteration (" + std::to_string(last) + " iterations, " +
+                     std::to_string(last - iterations_done) + " to run): the balancer would never run");
+  }
 }
 
-std::string probe_outputs(const OutputConfig& output) {
-  if (auto problem = probe_json(output.json); !problem.empty()) return problem;
-  if (!output.trace.empty()) return check_trace_path(output.trace, output.trace_overwrite);
+std::vector<RunFile> run_files(const RunConfig& config) {
+  std::vector<RunFile> files;
+  if (!config.output.json.empty()) files.push_back({"--json", config.output.json, true});
+  if (!config.output.trace.empty()) files.push_back({"--trace", config.output.trace, true});
+  if (!config.checkpoint.path.empty()) files.push_back({"--checkpoint", config.checkpoint.path, true});
+  if (!config.checkpoint.restart.empty()) files.push_back({"--restart", config.checkpoint.restart, false});
+  if (!config.placement.weights.file.empty())
+    files.push_back({"--weights @FILE", config.placement.weights.file, false});
+  return files;
+}
+
+std::string probe_outputs(const RunConfig& config) {
+  const OutputConfig& output = config.output;
+  if (auto problem = same_file_problem(run_files(config)); !problem.empty()) return problem;
+  if (!output.json.empty()) {
+    if (auto problem = output_path_problem("--json", output.json); !problem.empty()) return problem;
+  }
+  if (!output.trace.empty()) {
+    if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty()) return problem;
+  }
+  if (!config.checkpoint.path.empty()) {
+    if (auto problem = output_path_problem("--checkpoint", config.checkpoint.path); !problem.empty())
+      return problem;
+  }
   return {};
 }
 

@@ -21,6 +21,7 @@
 
 #include "balance/diffusive_balancer.hpp"
 #include "balance/weights.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/grid.hpp"
 #include "lu/request_wait.hpp"
 #include "lu/speed_emulation.hpp"
@@ -136,20 +137,27 @@ Problem resolve_problem(const ProblemSpec& spec);
 /// problem option the problem is the checkpoint's, known only once the file
 /// is read: the Problem returned is then empty (iterations 0).
 Problem validate(const RunConfig& config);
-/// Whether the problem is to be taken from the --restart checkpoint (no problem option given).
+/// Whether the problem is to be taken from the --restart checkpoint (no
+/// class or size given; --iterations/--dt given with it must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);
 
 /// Stage 3: what depends on the rank count (too many ranks, one width, weight
 /// or speed per rank, widths tiling the interior). Throws UsageError.
 void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks);
 
-/// Stage 3, on the rank that writes them: that the JSON report and the trace
-/// can be written. A device is written and flushed one byte (/dev/full is
-/// refused); a regular file is opened for appending (created and removed if
-/// it did not exist). Returns "" or the problem.
-std::string probe_outputs(const OutputConfig& output);
-/// The trace's part of probe_outputs: a regular file (or none yet) in a
-/// writable directory, not existing unless `overwrite`. Returns "" or the problem.
-std::string check_trace_path(const std::filesystem::path& path, bool overwrite);
+/// Stage 3: settings that could have no effect in this run are refused
+/// (UsageError): --checkpoint-every with no multiple before the last
+/// iteration, an --emulate-speeds segment @N after it, --balance-every
+/// beyond the iterations left. `iterations_done`: a restart's starting point.
+void check_effect(const RunConfig& config, const Problem& problem, int iterations_done);
+
+/// Stage 3, on the rank that writes them: every output (JSON report, trace,
+/// checkpoint) can be written without destroying anything (output_files.hpp:
+/// a regular file or none yet, in a writable directory, a name whose aside
+/// name fits), and no two of the run's files (outputs, --restart, --weights
+/// @FILE) are one file. Returns "" or the problem.
+std::string probe_outputs(const RunConfig& config);
+/// The files a run names (output_files.hpp).
+std::vector<RunFile> run_files(const RunConfig& config);
 
 }  // namespace npblu

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lu/app/hdf5_objects.hpp"
+#include "lu/app/output_files.hpp"
 #include "lu/app/run_config.hpp"
 
 namespace npblu {
@@ -74,9 +75,32 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
   if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
     throw std::runtime_error(problem);
-  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file < 0) throw std::runtime_error("cannot create the trace file '" + path + "'");
+  // A new trace is written in place (a killed run leaves it readable up to
+  // its last flush), created with O_EXCL; one that replaces a trace is
+  // written aside and renamed over it at commit(), so a failed run leaves
+  // the previous trace whole.
+  path_ = path;
+  std::error_code ec;
+  const bool replaces = std::filesystem::exists(std::filesystem::symlink_status(path_, ec));
+  hid_t file = -1;
+  if (replaces) {
+    file = hdf5::create_aside(path_, aside_);
+  } else {
+    errno = 0;
+    file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0) throw std::runtime_error("cannot create the trace file '" + path + "'" + hdf5::system_reason());
+  }
   h_->file = Id(file, H5Fclose);
+  try {
+    write_layout(meta);
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+void TraceWriter::write_layout(const TraceMetadata& meta) {
+  const hid_t file = h_->file;
 
   string_attribute(file, "class", meta.problem_class);
   array_attribute(file, "grid", H5T_NATIVE_INT, std::vector<int>{meta.grid.nx, meta.grid.ny, meta.grid.nz});
@@ -128,7 +152,26 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   flush();
 }
 
-TraceWriter::~TraceWriter() = default;
+TraceWriter::~TraceWriter() {
+  if (!committed_) discard();
+}
+
+void TraceWriter::discard() {
+  h_.reset();
+  std::error_code ec;
+  if (!aside_.empty()) std::filesystem::remove(aside_, ec);  // the previous trace stays
+  aside_.clear();
+}
+
+void TraceWriter::commit() {
+  flush();
+  const herr_t closed = h_->file.reset();
+  h_.reset();
+  check(closed, "close the trace");
+  if (!aside_.empty()) commit_aside(aside_, path_);
+  aside_.clear();
+  committed_ = true;
+}
 
 void TraceWriter::append(const RunHistory& rows, int first_iteration) {
   errno = 0;

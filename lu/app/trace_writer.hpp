@@ -6,6 +6,7 @@
 // file on disk is complete and consistent. Schema: README, "Partition traces".
 #include <hdf5.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,8 +41,9 @@ std::string utc_now();
 
 class TraceWriter {
  public:
-  /// Creates the file and its datasets; throws std::runtime_error with a
-  /// message naming the problem (exists and !overwrite, cannot create).
+  /// Creates the file and its datasets (check_trace_path first: never over a
+  /// non-regular file or a trace a live run holds); throws
+  /// std::runtime_error with a message naming the problem.
   TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta);
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
@@ -52,10 +54,21 @@ class TraceWriter {
   void append_moves(std::span<const BalanceMove> moves);
   /// Writes everything buffered to the file (H5Fflush).
   void flush();
+  /// Flushes and closes the file; a trace that replaces another (written
+  /// aside) is renamed over it now. Without commit, a replacing trace is
+  /// removed at destruction and the previous one stays; a new one stays as
+  /// far as it was flushed.
+  void commit();
 
  private:
+  void write_layout(const TraceMetadata& meta);
+  void discard();
+
   struct Handles;
   std::unique_ptr<Handles> h_;
+  std::filesystem::path path_;
+  std::filesystem::path aside_;  // empty: written in place
+  bool committed_ = false;
   int ranks_ = 0;
   hsize_t iterations_written_ = 0;
   hsize_t moves_written_ = 0;

@@ -1,0 +1,65 @@
+#pragma once
+// Outputs that never destroy a file (README, "Outputs"). Every file a run
+// writes (the JSON report, the trace, checkpoints) is checked at the start
+// together with the others and with the files the run reads: two of them
+// naming one file (the same device and inode, or for files not yet there
+// the same path once the directory is resolved) are refused, as is an
+// output that exists and is not a regular file (a directory, a FIFO, a
+// device: never replaced). A file is written aside, under a name made
+// here that cannot collide (a random part, created with O_EXCL|O_NOFOLLOW,
+// so never through a symlink we did not create), fsynced and renamed over
+// the final name only when complete: the previous file survives every
+// failure. The aside name's length is checked at the start too.
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace npblu {
+
+/// A file a run names: the option that named it, and whether it is written.
+struct RunFile {
+  std::string option;  // "--json", "--trace", "npblu_checkpoint", ...
+  std::filesystem::path path;
+  bool output = true;
+};
+
+/// "" or the problem: two of `files` that are one file, unless both are
+/// inputs, or they are the pair `--restart`/`--checkpoint` (a run that
+/// continues a checkpoint and replaces it as it goes: the file is read at
+/// the start and replaced only by a complete new one).
+std::string same_file_problem(std::span<const RunFile> files);
+
+/// "" or the problem with writing `path` (named by `option`): exists and is
+/// not a regular file, its directory missing or not writable, or its name
+/// (or the aside name) too long for the file system.
+std::string output_path_problem(std::string_view option, const std::filesystem::path& path);
+
+/// The trace's checks: a regular file (or none yet) in a writable
+/// directory, not existing unless `overwrite`, not locked by a live run
+/// (locked_by_another_process). Returns "" or the problem.
+std::string check_trace_path(const std::filesystem::path& path, bool overwrite);
+
+/// Extra characters of an aside name over the final one ("." + 6 random + ".tmp").
+inline constexpr std::size_t kAsideSuffixLength = 11;
+
+/// A fresh candidate aside name beside `path`: "NAME.XXXXXX.tmp".
+std::filesystem::path aside_name(const std::filesystem::path& path);
+
+/// Whether another process holds a lock on the existing file `path` (an
+/// HDF5 writer locks its file for as long as it is open): checked with a
+/// read-only open and a non-blocking shared flock, which change nothing.
+bool locked_by_another_process(const std::filesystem::path& path);
+
+/// Renames `aside` over `path` after fsyncing it, then fsyncs the directory.
+/// Refuses (std::runtime_error) when `path` has meanwhile become something
+/// other than a regular file (a device, a directory): it is never replaced.
+void commit_aside(const std::filesystem::path& aside, const std::filesystem::path& path);
+
+/// Writes `text` to `path` aside and renames it into place (commit_aside).
+/// On any failure (a full disk: "No space left on device", "File too
+/// large") the aside file is removed, `path` is untouched, and
+/// std::runtime_error names the problem.
+void write_file_whole(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace npblu
