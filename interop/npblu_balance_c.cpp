@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "interop/npblu_balance.h"
+#include "interop/npblu_agreement.hpp"
 #include "lu/app/agreement.hpp"
 #include "lu/app/collective_balancer.hpp"
 #include "lu/app/messages.hpp"
@@ -241,6 +242,11 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
   for (int a = 0; a < count; ++a) {
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
+    // The whole stored range (at most every column and both halos) must fit an address space.
+    const auto stored = std::uint64_t(h->current.interior().width()) + 2 * std::uint64_t(halo);
+    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
+      return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
+             std::to_string(stored) + " columns exceeds the address space";
   }
   return "";
 }
@@ -314,6 +320,11 @@ int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, c
   MPI_Initialized(&initialized);
   if (!initialized || comm == MPI_COMM_NULL) {
     copy_message("MPI is not initialised or the communicator is MPI_COMM_NULL", message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  // An invalid communicator gives a status, never an abort.
+  if (const std::string problem = npblu::c_api::communicator_problem(comm); !problem.empty()) {
+    copy_message("npblu_balancer_create: " + problem, message, length);
     return NPBLU_ERROR_ARGUMENT;
   }
   return create_on(handle, comm, columns, widths, weights, settings, message, length);

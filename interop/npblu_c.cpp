@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "interop/npblu_agreement.hpp"
 #include "interop/npblu_handle.hpp"
 #include "lu/app/messages.hpp"
 #include "lu/solver.hpp"
@@ -50,7 +51,8 @@ int npblu_create(npblu_solver** handle, MPI_Comm comm) {
   *handle = nullptr;
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized || comm == MPI_COMM_NULL) return NPBLU_ERROR_ARGUMENT;
+  // An invalid communicator gives a status, never an abort (npblu_agreement.hpp).
+  if (!initialized || !npblu::c_api::communicator_problem(comm).empty()) return NPBLU_ERROR_ARGUMENT;
   try {
     auto h = std::make_unique<npblu_solver>();
     h->comm = npblu::Communicator::duplicate(comm);
@@ -73,6 +75,13 @@ int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm) {
 
 int npblu_destroy(npblu_solver** handle) {
   if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (*handle) {
+    const int status = guarded(*handle, [&]() -> int {
+      npblu::c_api::agree_call((*handle)->comm.get(), "npblu_destroy", "");
+      return NPBLU_OK;
+    });
+    if (status != NPBLU_OK) return status;  // another call on some rank: nothing freed
+  }
   delete *handle;
   *handle = nullptr;
   return NPBLU_OK;
@@ -128,6 +137,7 @@ int npblu_set_report(npblu_solver* h, int print) {
 
 int npblu_run(npblu_solver* h) {
   return guarded(h, [&]() -> int {
+    npblu::c_api::agree_call(h->comm.get(), "npblu_run", npblu::c_api::config_arguments(h->config));
     if (h->session && !h->outcome)
       return fail(h, NPBLU_ERROR_ORDER, "npblu_run: a stepped run is open: npblu_finish it first");
     h->session.reset();

@@ -4,12 +4,14 @@
 // session and its outcome: the field stays readable until the next start,
 // run or destroy).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
 
+#include "interop/npblu_agreement.hpp"
 #include "interop/npblu_handle.hpp"
 #include "lu/app/agreement.hpp"
 #include "lu/solver.hpp"
@@ -29,8 +31,9 @@ int out_of_order(npblu_solver* h, const char* call, const char* what) {
 /// (every rank throws alike: the session agrees on its failures); a refused
 /// argument (UsageError) leaves it open.
 template <class F>
-int on_open_run(npblu_solver* h, const char* call, F&& f) {
+int on_open_run(npblu_solver* h, const char* call, const std::string& arguments, F&& f) {
   return guarded(h, [&]() -> int {
+    npblu::c_api::agree_call(h->comm.get(), call, arguments);
     if (!stepping(h))
       return out_of_order(h, call,
                           h->session ? "the stepped run has been finished: npblu_start begins another"
@@ -66,6 +69,25 @@ std::string size_mismatch(const char* call, std::int64_t given, std::int64_t exp
          " doubles, this rank's part of u is " + std::to_string(expected) + " (npblu_field_size)";
 }
 
+/// Largest magnitude npblu_set_field accepts: the flux terms multiply up to
+/// three components, and 1e100 cubed still fits a double.
+constexpr double kLargestFieldValue = 1e100;
+
+/// "" or the first value of u[0, count) that is not finite or too large, named with its index and rank.
+std::string unusable_value(const double* u, std::int64_t count, MPI_Comm comm) {
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (std::isfinite(u[i]) && std::fabs(u[i]) <= kLargestFieldValue) continue;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    char value[40];
+    std::snprintf(value, sizeof value, "%g", u[i]);
+    return "npblu_set_field: u[" + std::to_string(i) + "] = " + value + " on rank " + std::to_string(rank) +
+           (std::isfinite(u[i]) ? " is larger than 1e100 in magnitude" : " is not finite") +
+           " (the solver's state must be finite; nothing was written)";
+  }
+  return {};
+}
+
 /// The digest on rank 0 (empty elsewhere), given to every rank.
 std::string broadcast_digest(std::string digest, MPI_Comm comm) {
   char text[32] = {};
@@ -80,6 +102,7 @@ extern "C" {
 
 int npblu_start(npblu_solver* h) {
   return guarded(h, [&]() -> int {
+    npblu::c_api::agree_call(h->comm.get(), "npblu_start", npblu::c_api::config_arguments(h->config));
     if (stepping(h)) return out_of_order(h, "npblu_start", "a stepped run is open: npblu_finish it first");
     if (!npblu::c_api::has_problem(h))
       return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
@@ -93,7 +116,7 @@ int npblu_start(npblu_solver* h) {
 
 int npblu_advance(npblu_solver* h, int iterations, int* ran) {
   if (ran) *ran = 0;
-  return on_open_run(h, "npblu_advance", [&](npblu::BenchmarkSession& s) -> int {
+  return on_open_run(h, "npblu_advance", std::to_string(iterations), [&](npblu::BenchmarkSession& s) -> int {
     if (iterations < 0)
       return fail(h, NPBLU_ERROR_ARGUMENT,
                   "npblu_advance: iterations must be >= 0, got " + std::to_string(iterations));
@@ -112,6 +135,13 @@ int npblu_iterations_done(const npblu_solver* h, int* done, int* total) {
 }
 
 int npblu_current_residual_norms(npblu_solver* h, double norms[5]) {
+  if (h) {
+    const int status = guarded(h, [&]() -> int {
+      npblu::c_api::agree_call(h->comm.get(), "npblu_current_residual_norms", "");
+      return NPBLU_OK;
+    });
+    if (status != NPBLU_OK) return status;
+  }
   return on_session(h, "npblu_current_residual_norms", [&](npblu::BenchmarkSession& s) -> int {
     const npblu::Vector5 v = s.residual_norms();  // first: a bad pointer on one rank must not hang the others
     if (!norms) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_current_residual_norms: null array");
@@ -121,7 +151,7 @@ int npblu_current_residual_norms(npblu_solver* h, double norms[5]) {
 }
 
 int npblu_finish(npblu_solver* h) {
-  return on_open_run(h, "npblu_finish", [&](npblu::BenchmarkSession& s) -> int {
+  return on_open_run(h, "npblu_finish", "", [&](npblu::BenchmarkSession& s) -> int {
     h->outcome = s.finish();
     return NPBLU_OK;
   });
@@ -160,7 +190,7 @@ int npblu_get_field(const npblu_solver* h, double* u, int64_t count) {
 }
 
 int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
-  return on_open_run(h, "npblu_set_field", [&](npblu::BenchmarkSession& s) -> int {
+  return on_open_run(h, "npblu_set_field", "", [&](npblu::BenchmarkSession& s) -> int {
     const std::int64_t expected = local_field_size(s);
     const bool fits = u && count == expected;
     // Agreed first: a rank that wrote alone would wait for halos forever.
@@ -169,6 +199,8 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
                                     : u  ? size_mismatch("npblu_set_field", count, expected)
                                          : "npblu_set_field: null array",
                                     h->comm.get());
+    const std::string bad = unusable_value(u, expected, h->comm.get());
+    npblu::agree<npblu::UsageError>(bad.empty(), bad, h->comm.get());
     npblu::LuSolver& solver = s.solver();
     if (expected > 0)
       std::memcpy(solver.writable_state().column(solver.owned().begin), u,
@@ -180,6 +212,7 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
 
 int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
   return guarded(h, [&]() -> int {
+    npblu::c_api::agree_call(h->comm.get(), "npblu_field_checksum", "");
     std::string digest;
     if (h->session)
       digest = h->session->solver().checksum();

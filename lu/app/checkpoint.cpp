@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -102,6 +103,20 @@ std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int 
   return failure;
 }
 
+// "" or where the columns `range` of `stripe` hold a value that is not
+// finite (a diverged run's state: restarting it could only give NaN).
+std::string non_finite_problem(const Field5& stripe, ColumnRange range) {
+  for (int j = range.begin; j < range.end; ++j) {
+    const double* c = stripe.column(j);
+    for (std::size_t p = 0; p < stripe.column_stride(); ++p) {
+      if (!std::isfinite(c[p]))
+        return "the field holds a non-finite value (" + std::to_string(c[p]) + ") in column " + std::to_string(j) +
+               ": the checkpointed run had diverged";
+    }
+  }
+  return {};
+}
+
 // Rank 0's side of a restore: reads every rank's columns under the new
 // partition in rank order, digests and sends them. A failed read still
 // sends (zeros), so that no rank is left blocked; the verdict follows.
@@ -122,6 +137,7 @@ std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm co
       failure = e.what();
     }
     for (int j = range.begin; j < range.end; ++j) digests.push_back(column_digest(stripe, j));
+    if (failure.empty()) failure = non_finite_problem(stripe, range);
     if (r != 0)
       check_mpi(MPI_Send(buffer.data(), range.width(), column.get(), r, kTagCheckpoint, comm),
                 "checkpoint send");

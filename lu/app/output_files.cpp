@@ -62,8 +62,7 @@ std::string role(const RunFile& f) {
 
 bool may_share(const RunFile& a, const RunFile& b) {
   if (!a.output && !b.output) return true;
-  const auto is = [](const RunFile& f, std::string_view o) { return f.option == o; };
-  return (is(a, "--restart") && is(b, "--checkpoint")) || (is(a, "--checkpoint") && is(b, "--restart"));
+  return (a.option == "--restart" && role(b) == "checkpoint") || (b.option == "--restart" && role(a) == "checkpoint");
 }
 
 std::string errno_text(int error) { return std::strerror(error); }

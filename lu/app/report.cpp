@@ -1,5 +1,7 @@
 #include "lu/app/report.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -9,7 +11,11 @@
 namespace npblu {
 
 bool RunReport::successful() const {
-  const bool finished = iterations_run == iterations;
+  // A run that ended with a non-finite norm diverged: never a success, verified or not.
+  bool finite = std::isfinite(computed.xci);
+  for (const double v : computed.xcr) finite = finite && std::isfinite(v);
+  for (const double v : computed.xce) finite = finite && std::isfinite(v);
+  const bool finished = iterations_run == iterations && finite;
   return verification.performed ? verification.passed && finished : finished;
 }
 
