@@ -89,9 +89,10 @@ std::string config_arguments(const npblu::RunConfig& c) {
   add(int(c.balance.mode)), add(c.balance.diffusive.every), add(c.balance.diffusive.threshold);
   add(c.balance.diffusive.damping), add(c.balance.diffusive.min_width), add(c.balance.diffusive.persistence);
   add(c.emulation.spec()), add(int(c.pipeline.wait)), add(c.pipeline.planes_per_message);
-  add(c.output.json.string()), add(c.output.trace.string()), add(int(c.output.trace_overwrite));
+  // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
+  add(int(c.output.json.empty())), add(int(c.output.trace.empty())), add(int(c.output.trace_overwrite));
   add(c.output.trace_flush_every), add(int(c.output.quiet)), add(c.output.progress_interval);
-  add(c.checkpoint.path.string()), add(c.checkpoint.every), add(c.checkpoint.restart.string());
+  add(int(c.checkpoint.path.empty())), add(c.checkpoint.every), add(int(c.checkpoint.restart.empty()));
   for (const auto& g : c.given) add(g);
   return t;
 }

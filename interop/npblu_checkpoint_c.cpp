@@ -45,7 +45,8 @@ extern "C" {
 int npblu_checkpoint(npblu_solver* h, const char* path) {
   return guarded(h, [&]() -> int {
     // Agreed first: an empty or other name on one rank must not leave the others waiting.
-    npblu::c_api::agree_call(h->comm.get(), "npblu_checkpoint", path ? path : "(null)");
+    // (the name is rank 0's, which writes the file: whether one is given must agree)
+    npblu::c_api::agree_call(h->comm.get(), "npblu_checkpoint", !path ? "null" : *path ? "name" : "empty");
     if (!path || !*path) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_checkpoint: no file name given");
     if (!h->session)
       return fail(

@@ -55,6 +55,12 @@ def make_fixtures(workdir):
     }
     # Every case (CTest runs them in parallel) writes the fixtures: aside, then renamed,
     # so no case ever reads one another case is halfway through writing.
+    fifo = os.path.join(workdir, "fifo")  # stands for a device node: no test touches a real one
+    if not os.path.exists(fifo):
+        try:
+            os.mkfifo(fifo)
+        except FileExistsError:
+            pass
     for name, text in fixtures.items():
         aside = os.path.join(workdir, f".{name}.{os.getpid()}")
         with open(aside, "w") as f:
@@ -95,7 +101,9 @@ def make_checkpoint_fixtures(ctx):
         f["u"][5, 3, 4, 1] += 1e-3
 
     derived("ckpt_ok", lambda path: None)
-    derived("ckpt_v2", edit(lambda f: f.attrs.modify("format_version", 2)))
+    derived("ckpt_v99", edit(lambda f: f.attrs.modify("format_version", 99)))
+    derived("ckpt_widths", edit(lambda f: f.attrs.modify("column_widths", [6, 5])))
+    derived("ckpt_nan_seconds", edit(lambda f: f.attrs.modify("timed_seconds", float("nan"))))
     derived("ckpt_corrupt", edit(corrupt_field))
     derived("ckpt_no_iteration", edit(lambda f: f.attrs.__delitem__("iteration")))
     derived("ckpt_truncated", truncate)
@@ -162,7 +170,7 @@ def run_case(ctx, name, case):
     np, expect, args = case
     expect = expect.replace("{WORK}", ctx.workdir)
     text = args.replace("{WORK}", ctx.workdir)
-    words = [w.replace("{HUGE}", "1" * 100000) for w in shlex.split(text)]
+    words = [w.replace("{HUGE}", "1" * 100000).replace("{NAME250}", "n" * 250) for w in shlex.split(text)]
     proc, elapsed = launch(ctx, np, words + ["--quiet"] if words else words)
     line, elapsed = check_refused(proc, elapsed, np, expect)
     if "NAS Parallel Benchmarks" in proc.stdout:

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -376,15 +377,18 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
 /// not say otherwise continues: its speed emulation schedule (the
 /// iteration numbers go on, so '@30' still starts at 30) and its balancer
 /// settings.
-void continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks, const std::string& named) {
+/// Returns a one-line warning, or "": a schedule for another rank count cannot continue.
+std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks, const std::string& named) {
+  std::string warning;
   if (!config.given.count("emulate-speeds") && !h.emulated_speeds.empty()) {
-    config.emulation = as_run_error([&] { return SpeedSchedule::parse(h.emulated_speeds); });
+    SpeedSchedule schedule = as_run_error([&] { return SpeedSchedule::parse(h.emulated_speeds); });
     try {
-      config.emulation.check_ranks(ranks);
+      schedule.check_ranks(ranks);
+      config.emulation = schedule;
     } catch (const std::invalid_argument&) {
-      throw RunError(named + ": the run emulated speeds " + quote_value(h.emulated_speeds) + " on " +
-                     std::to_string(h.ranks) + " ranks, this run has " + std::to_string(ranks) +
-                     ": give --emulate-speeds for " + std::to_string(ranks) + " ranks");
+      warning = named + ": the run emulated speeds " + quote_value(h.emulated_speeds) + " on " +
+                std::to_string(h.ranks) + " ranks; this run on " + std::to_string(ranks) +
+                " is not emulated (give --emulate-speeds to emulate it)";
     }
   }
   if (!config.given.count("balance") && h.balance == "diffusive") config.balance.mode = BalanceMode::diffusive;
@@ -393,6 +397,7 @@ void continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks, 
     if (!config.given.count("balance-threshold")) config.balance.diffusive.threshold = h.balance_threshold;
     if (!config.given.count("balance-damping")) config.balance.diffusive.damping = h.balance_damping;
   }
+  return warning;
 }
 
 /// "class W (33x33x33, 300 iterations, dt 0.0015)"
@@ -406,7 +411,7 @@ std::string describe_problem(char problem_class, const GridSize& g, int iteratio
 /// must give exactly its problem; a run on as many ranks as the checkpoint's
 /// with no placement option of its own continues on the checkpoint's
 /// stripes (where the balancer had moved them).
-RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm) {
+RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm, std::string& warning) {
   const std::string named = "--restart " + quote_value(config.checkpoint.restart.string());
   // The checkpoint's problem, with the problem options given on top: they must not change it.
   ProblemSpec spec = config.problem;
@@ -441,15 +446,16 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
                              config.balance.mode == BalanceMode::off;
   if (!own_placement && static_cast<int>(h.column_widths.size()) == ranks)
     config.placement.columns = h.column_widths;
-  continue_settings(config, h, ranks, named);
+  warning = continue_settings(config, h, ranks, named);
   return config;
 }
 
 /// The run's configuration: `config`, completed from the --restart checkpoint if any.
-RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<CheckpointHeader>& header) {
+RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<CheckpointHeader>& header,
+                          std::string& warning) {
   if (config.checkpoint.restart.empty()) return config;
   header = read_checkpoint_header(config.checkpoint.restart, comm);
-  return continue_checkpoint(config, *header, comm);
+  return continue_checkpoint(config, *header, comm, warning);
 }
 
 /// After start(): u and the iteration count from the checkpoint, then the
@@ -517,9 +523,12 @@ struct BenchmarkSession::State {
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                    const std::string& command_line) {
   std::optional<CheckpointHeader> restart;
-  const RunConfig resolved = resolve_restart(config, comm, restart);
+  std::string warning;
+  const RunConfig resolved = resolve_restart(config, comm, restart, warning);
   state_ = std::make_unique<State>(
       check_inputs(resolved, comm, out, command_line, restart ? restart->iteration : 0));
+  if (!warning.empty() && state_->ctx.root())
+    std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);

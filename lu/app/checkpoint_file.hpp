@@ -49,7 +49,7 @@ struct CheckpointHeader {
   double timed_seconds = 0.0;
   int ranks = 0;                   // as stored: the writer stores column_widths.size()
   std::vector<int> column_widths;  // per rank, when written
-  std::string balance;             // off | static | diffusive
+  std::string balance = "static";  // off | static | diffusive
   int balance_every = 5;           // the diffusive balancer's settings (run_config.hpp)
   double balance_threshold = 0.02;
   double balance_damping = 1.0;

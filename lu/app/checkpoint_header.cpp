@@ -269,10 +269,15 @@ void write_header_checksums(hid_t file, const CheckpointHeader& h) {
 
 CheckpointHeader read_header_attributes(hid_t file) {
   CheckpointHeader h;
-  try {
-    for (const HeaderAttribute& a : kHeaderAttributes) a.read(file, a.name, h);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string("unreadable checkpoint header: ") + e.what());
+  for (const HeaderAttribute& a : kHeaderAttributes) {
+    try {
+      a.read(file, a.name, h);
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      const std::string named = std::string("attribute '") + a.name + "'";
+      throw std::runtime_error("unreadable checkpoint header: " +
+                               (what.rfind(named, 0) == 0 ? what : named + " unreadable (" + what + ")"));
+    }
   }
   check_digests(file, h);
   for (const HeaderAttribute& a : kHeaderAttributes) {

@@ -387,11 +387,14 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   const auto given = [&](std::string_view o) { return config.given.count(o) > 0; };
   const int every = config.checkpoint.every;
   // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the report).
-  if (given("checkpoint-every") && !config.checkpoint.path.empty() && (iterations_done / every + 1) * every >= last) {
-    throw UsageError("--checkpoint-every " + std::to_string(every) + " is beyond the last iteration (" +
-                     std::to_string(last) + (iterations_done ? ", continuing after " + std::to_string(iterations_done) : std::string()) +
-                     "): no checkpoint would be written (give at most " + std::to_string(last - 1 - iterations_done) +
-                     "; a SIGTERM/SIGINT still writes one)");
+  const int first_checkpoint = every > 0 ? (iterations_done / every + 1) * every : 0;
+  if (every > 0 && !config.checkpoint.path.empty() && first_checkpoint >= last) {
+    throw UsageError("--checkpoint-every " + std::to_string(every) +
+                     " is beyond the last iteration: the first checkpoint would follow iteration " +
+                     std::to_string(first_checkpoint) + ", the run ends at " + std::to_string(last) +
+                     (iterations_done ? " (continuing after " + std::to_string(iterations_done) + ")" : std::string()) +
+                     " and writes its report instead: no checkpoint would be written (give at most " +
+                     std::to_string(last - 1 - iterations_done) + "; a SIGTERM/SIGINT still writes one)");
   }
   if (given("emulate-speeds") && config.emulation.active() &&
       config.emulation.segments().back().from_iteration > last) {
