@@ -117,7 +117,8 @@ void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments
                                      " passed other arguments than rank 0"
                                : "rank 0 called " + root_call + ", rank " + std::to_string(differs) +
                                      " called " + other_call;
-  throw npblu::UsageError(std::string(call) + ": the ranks disagree (" + what +
+  // (the same message on every rank: not prefixed with this rank's call)
+  throw npblu::UsageError("a collective call refused: the ranks disagree (" + what +
                           "): a collective call needs the same call with the same arguments on every "
                           "rank; nothing was done");
 }

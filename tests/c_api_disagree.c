@@ -1,0 +1,219 @@
+/* Collective calls whose arguments differ between ranks (issue 22): every rank must return the same
+ * refusal (the same status and message, naming the rank that differs) within 5 s, never hang or
+ * crash, and the handle must stay usable. Invalid communicators and sizes give a status.
+ *   mpiexec -n 2 c_api_disagree CASE      (CASE: see the table below; "list" prints them)
+ * Each case arms alarm(5) around the disagreeing call: a hang ends the test by SIGALRM. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "npblu.h"
+
+static int rank = 0, failures = 0;
+
+static void check(int ok, const char* what) {
+  if (!ok) {
+    fprintf(stderr, "rank %d FAIL: %s\n", rank, what);
+    ++failures;
+  }
+}
+
+static uint64_t digest(const char* text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (; *text; ++text) h = (h ^ (unsigned char)*text) * 0x100000001b3ULL;
+  return h;
+}
+
+/* The same status and message on every rank, an error, naming `needle`. */
+static void same_refusal(int status, const char* message, const char* needle) {
+  uint64_t mine[2] = {(uint64_t)status, digest(message)}, low[2], high[2];
+  MPI_Allreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  check(status != NPBLU_OK, "the disagreeing call was not refused");
+  check(low[0] == high[0], "the ranks returned different statuses");
+  check(low[1] == high[1], "the ranks returned different messages");
+  check(strstr(message, needle) != NULL, "the message does not name what differs");
+  if (rank == 0) printf("refused alike on every rank (status %d): %s\n", status, message);
+}
+
+static npblu_solver* started(const char* cls) {
+  npblu_solver* h = NULL;
+  npblu_create(&h, MPI_COMM_WORLD);
+  npblu_set_class(h, cls[0]);
+  npblu_set_report(h, 0);
+  npblu_set_option(h, "quiet", "");
+  check(npblu_start(h) == NPBLU_OK, "start");
+  return h;
+}
+
+/* After a refusal the handle goes on: one iteration on every rank, then finish and destroy. */
+static void still_usable(npblu_solver* h) {
+  int ran = 0;
+  check(npblu_advance(h, 1, &ran) == NPBLU_OK && ran == 1, "the handle is not usable after the refusal");
+  check(npblu_finish(h) == NPBLU_OK, "finish after the refusal");
+  check(npblu_destroy(&h) == NPBLU_OK, "destroy");
+}
+
+static void advance_values(int mine, const char* needle) {
+  npblu_solver* h = started("S");
+  int ran = -7;
+  alarm(5);
+  const int status = npblu_advance(h, mine, &ran);
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), needle);
+  check(ran == 0, "a refused advance ran iterations");
+  still_usable(h);
+}
+
+static void start_config(void (*configure)(npblu_solver*), const char* needle) {
+  npblu_solver* h = NULL;
+  npblu_create(&h, MPI_COMM_WORLD);
+  npblu_set_report(h, 0);
+  configure(h);
+  alarm(5);
+  const int status = npblu_start(h);
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), needle);
+  npblu_set_class(h, 'S'); /* now the same everywhere: it starts */
+  npblu_set_option(h, "balance", "static");
+  npblu_set_option(h, "columns", "5,5");
+  check(npblu_start(h) == NPBLU_OK, "start once the ranks agree");
+  still_usable(h);
+}
+
+static void class_rank0_only(npblu_solver* h) {
+  if (rank == 0) npblu_set_class(h, 'S');
+}
+static void class_s_and_w(npblu_solver* h) { npblu_set_class(h, rank == 0 ? 'S' : 'W'); }
+static void diffusive_rank0_only(npblu_solver* h) {
+  npblu_set_class(h, 'S');
+  if (rank == 0) npblu_set_option(h, "balance", "diffusive");
+}
+static void columns_differ(npblu_solver* h) {
+  npblu_set_class(h, 'S');
+  npblu_set_option(h, "columns", rank == 0 ? "5,5" : "4,6");
+}
+
+static void checkpoint_empty_one_rank(void) {
+  npblu_solver* h = started("S");
+  alarm(5);
+  const int status = npblu_checkpoint(h, rank == 0 ? "disagree_ckpt.h5" : "");
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), "rank 1 passed other arguments than rank 0");
+  check(access("disagree_ckpt.h5", F_OK) != 0, "a checkpoint was written although refused");
+  still_usable(h);
+}
+
+static void set_field_rank0_only(void) {
+  npblu_solver* h = started("S");
+  int64_t count = 0;
+  npblu_field_size(h, &count);
+  double* u = malloc(sizeof(double) * (size_t)(count > 0 ? count : 1));
+  npblu_get_field(h, u, count);
+  int ran = 0;
+  alarm(5);
+  const int status = rank == 0 ? npblu_set_field(h, u, count) : npblu_advance(h, 1, &ran);
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), "rank 0 called npblu_set_field, rank 1 called npblu_advance");
+  free(u);
+  still_usable(h);
+}
+
+static void run_and_start(void) {
+  npblu_solver* h = NULL;
+  npblu_create(&h, MPI_COMM_WORLD);
+  npblu_set_class(h, 'S');
+  npblu_set_report(h, 0);
+  alarm(5);
+  const int status = rank == 0 ? npblu_run(h) : npblu_start(h);
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), "rank 0 called npblu_run, rank 1 called npblu_start");
+  check(npblu_destroy(&h) == NPBLU_OK, "destroy");
+}
+
+static void set_field_nan(void) {
+  npblu_solver* h = started("S");
+  int64_t count = 0;
+  npblu_field_size(h, &count);
+  double* u = malloc(sizeof(double) * (size_t)count);
+  npblu_get_field(h, u, count);
+  if (rank == 1) u[count / 2] = 0.0 / 0.0;
+  alarm(5);
+  const int status = npblu_set_field(h, u, count);
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), "on rank 1 is not finite");
+  if (rank == 1) u[count / 2] = 1e300;
+  alarm(5);
+  const int huge = npblu_set_field(h, u, count);
+  alarm(0);
+  same_refusal(huge, npblu_error_message(h), "is larger than 1e100");
+  free(u);
+  still_usable(h);
+}
+
+static void invalid_communicators(void) {
+  npblu_solver* h = (npblu_solver*)&h;
+  check(npblu_create_f(&h, (MPI_Fint)123456) != NPBLU_OK && h == NULL, "npblu_create_f with an invalid comm");
+  check(npblu_create(&h, MPI_COMM_NULL) != NPBLU_OK && h == NULL, "npblu_create with MPI_COMM_NULL");
+  npblu_balancer* b = NULL;
+  char message[256] = "";
+  check(npblu_balancer_create_f(&b, (MPI_Fint)123456, 20, NULL, NULL, NULL, message, sizeof message) !=
+                NPBLU_OK &&
+            b == NULL && strstr(message, "not a valid MPI communicator") != NULL,
+        "npblu_balancer_create_f with an invalid comm");
+  if (rank == 0) printf("invalid communicators: statuses, no abort (%s)\n", message);
+  /* The mover: a column of 2^62 bytes is refused, not a crash. */
+  check(npblu_balancer_create(&b, MPI_COMM_WORLD, 20, NULL, NULL, NULL, message, sizeof message) == NPBLU_OK,
+        "balancer create");
+  char old_data[8], new_data[8];
+  const void* olds[1] = {old_data};
+  void* news[1] = {new_data};
+  size_t bytes[1] = {(size_t)1 << 62};
+  alarm(5);
+  const int status = npblu_balancer_migrate(b, 1, olds, news, bytes, 0);
+  alarm(0);
+  same_refusal(status, npblu_balancer_error_message(b), "exceeds the address space");
+  npblu_balancer_destroy(&b);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  signal(SIGALRM, SIG_DFL); /* a hang ends the test */
+  const char* c = argc > 1 ? argv[1] : "";
+  if (!strcmp(c, "advance_negative_one_rank"))
+    advance_values(rank == 1 ? -1 : 3, "rank 1 passed other arguments than rank 0");
+  else if (!strcmp(c, "advance_5_and_3"))
+    advance_values(rank == 0 ? 5 : 3, "rank 1 passed other arguments than rank 0");
+  else if (!strcmp(c, "checkpoint_empty_one_rank"))
+    checkpoint_empty_one_rank();
+  else if (!strcmp(c, "class_rank0_only"))
+    start_config(class_rank0_only, "rank 1 passed other arguments");
+  else if (!strcmp(c, "class_s_and_w"))
+    start_config(class_s_and_w, "rank 1 passed other arguments");
+  else if (!strcmp(c, "diffusive_rank0_only"))
+    start_config(diffusive_rank0_only, "rank 1 passed other arguments");
+  else if (!strcmp(c, "columns_differ"))
+    start_config(columns_differ, "rank 1 passed other arguments");
+  else if (!strcmp(c, "set_field_rank0_only"))
+    set_field_rank0_only();
+  else if (!strcmp(c, "run_and_start"))
+    run_and_start();
+  else if (!strcmp(c, "set_field_nan"))
+    set_field_nan();
+  else if (!strcmp(c, "invalid_communicators"))
+    invalid_communicators();
+  else {
+    if (rank == 0) fprintf(stderr, "unknown case '%s'\n", c);
+    failures = 1;
+  }
+  int any = 0;
+  MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (rank == 0) printf("%s: %s\n", c, any ? "FAILED" : "passed");
+  return any ? 1 : 0;
+}
