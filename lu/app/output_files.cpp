@@ -176,6 +176,29 @@ bool locked_by_another_process(const fs::path& path) {
   return locked;
 }
 
+FileLock::FileLock(const fs::path& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd_ < 0) return;  // nothing there to lock (or not ours to open): the rename still replaces it whole
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    ::close(fd_);
+    fd_ = -1;
+    throw std::runtime_error(quote_value(path.string()) + " is being written by another run (it holds the file's lock)");
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+FileLock& FileLock::operator=(FileLock&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
 void commit_aside(const fs::path& aside, const fs::path& path) {
   const int fd = ::open(aside.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {

@@ -51,6 +51,25 @@ std::filesystem::path aside_name(const std::filesystem::path& path);
 /// read-only open and a non-blocking shared flock, which change nothing.
 bool locked_by_another_process(const std::filesystem::path& path);
 
+/// An exclusive flock on the existing file `path`, held while alive (the
+/// file is opened read-only and never written): a run that replaces a
+/// trace holds it, so that another run's locked_by_another_process sees
+/// it, as it sees the lock HDF5 holds on a trace written in place.
+class FileLock {
+ public:
+  FileLock() = default;
+  /// Throws std::runtime_error when another process holds a lock on `path`.
+  explicit FileLock(const std::filesystem::path& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  FileLock& operator=(FileLock&& o) noexcept;
+
+ private:
+  int fd_ = -1;
+};
+
 /// Renames `aside` over `path` after fsyncing it, then fsyncs the directory.
 /// Refuses (std::runtime_error) when `path` has meanwhile become something
 /// other than a regular file (a device, a directory): it is never replaced.

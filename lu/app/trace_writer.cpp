@@ -84,6 +84,7 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   const bool replaces = std::filesystem::exists(std::filesystem::symlink_status(path_, ec));
   hid_t file = -1;
   if (replaces) {
+    lock_ = FileLock(path_);  // held until the run ends: another run sees this trace in use
     file = hdf5::create_aside(path_, aside_);
   } else {
     errno = 0;

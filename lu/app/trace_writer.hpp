@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lu/app/output_files.hpp"
 #include "lu/app/run_history.hpp"
 #include "lu/grid.hpp"
 
@@ -68,6 +69,7 @@ class TraceWriter {
   std::unique_ptr<Handles> h_;
   std::filesystem::path path_;
   std::filesystem::path aside_;  // empty: written in place
+  FileLock lock_;                // on the trace being replaced
   bool committed_ = false;
   int ranks_ = 0;
   hsize_t iterations_written_ = 0;
