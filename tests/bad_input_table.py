@@ -102,7 +102,8 @@ def make_checkpoint_fixtures(ctx):
 
     derived("ckpt_ok", lambda path: None)
     derived("ckpt_v99", edit(lambda f: f.attrs.modify("format_version", 99)))
-    derived("ckpt_widths", edit(lambda f: f.attrs.modify("column_widths", [6, 5])))
+    derived("ckpt_nan_field", edit(lambda f: f["u"].__setitem__((5, 3, 4, 1), float("nan"))))
+    derived("ckpt_widths", edit(lambda f: f.attrs.modify("column_widths", [9])))
     derived("ckpt_nan_seconds", edit(lambda f: f.attrs.modify("timed_seconds", float("nan"))))
     derived("ckpt_corrupt", edit(corrupt_field))
     derived("ckpt_no_iteration", edit(lambda f: f.attrs.__delitem__("iteration")))

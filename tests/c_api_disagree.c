@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "npblu.h"
@@ -155,6 +156,24 @@ static void set_field_nan(void) {
   still_usable(h);
 }
 
+/* npblu_checkpoint to a FIFO (standing for a device node): refused, the FIFO still a FIFO. */
+static void checkpoint_fifo(void) {
+  npblu_solver* h = started("S");
+  if (rank == 0) {
+    unlink("disagree_fifo");
+    check(mkfifo("disagree_fifo", 0600) == 0, "mkfifo");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  alarm(5);
+  const int status = npblu_checkpoint(h, "disagree_fifo");
+  alarm(0);
+  same_refusal(status, npblu_error_message(h), "not a regular file");
+  struct stat st;
+  if (rank == 0) check(stat("disagree_fifo", &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
+  if (rank == 0) unlink("disagree_fifo");
+  still_usable(h);
+}
+
 static void invalid_communicators(void) {
   npblu_solver* h = (npblu_solver*)&h;
   check(npblu_create_f(&h, (MPI_Fint)123456) != NPBLU_OK && h == NULL, "npblu_create_f with an invalid comm");
@@ -205,6 +224,8 @@ int main(int argc, char** argv) {
     run_and_start();
   else if (!strcmp(c, "set_field_nan"))
     set_field_nan();
+  else if (!strcmp(c, "checkpoint_fifo"))
+    checkpoint_fifo();
   else if (!strcmp(c, "invalid_communicators"))
     invalid_communicators();
   else {

@@ -44,6 +44,29 @@ def tampered(value):
     return out.reshape(array.shape)
 
 
+def continued(ctx, base, work):
+    """The restart (no options but outputs) continues the emulation schedule, the balancer and the
+    trace's iteration numbers: 26..50, rank 1 slowed to 0.5 from iteration 30."""
+    import h5py
+    trace = os.path.join(work, "continued.h5")
+    proc, _ = bit.launch(ctx, ctx.np, ["--restart", base, "--quiet", "--trace", trace])
+    if [s for s, _ in bit.rank_statuses(proc)] != [0] * ctx.np:
+        bit.fail("the restart with a trace failed", proc)
+    with h5py.File(trace, "r") as f:
+        its = list(f["iterations/iteration"][:])
+        speeds = f["iterations/emulated_speed"][:]
+        balance = f.attrs["balance"]
+        balance = balance.decode() if isinstance(balance, bytes) else str(balance)
+    if its != list(range(26, 51)):
+        bit.fail(f"the restarted trace numbers iterations {its[:2]}..{its[-2:]}, not 26..50")
+    at = {it: list(speeds[i]) for i, it in enumerate(its)}
+    if at[29] != [1.0, 1.0] or at[30] != [1.0, 0.5] or at[50] != [1.0, 0.5]:
+        bit.fail(f"the emulation did not continue: speeds at 29 {at[29]}, 30 {at[30]}, 50 {at[50]}")
+    if balance != "diffusive":
+        bit.fail(f"the restart's balance is {balance!r}, not the checkpoint's diffusive")
+    print("restart: trace iterations 26..50, rank 1 at 0.5 from iteration 30, balance diffusive continued")
+
+
 def main():
     import h5py
     p = argparse.ArgumentParser()
@@ -90,6 +113,7 @@ def main():
     proc, _ = bit.launch(ctx, ctx.np, ["--restart", base, "--quiet"])
     if [s for s, _ in bit.rank_statuses(proc)] != [0] * ctx.np or "SUCCESSFUL" not in proc.stdout:
         bit.fail("the untouched checkpoint does not restart and verify", proc)
+    continued(ctx, base, work)
     shutil.rmtree(work)
     print(f"{len(names)} header attributes tampered in turn, {refused} refused naming the attribute; "
           f"the untouched file restarts")
