@@ -6,6 +6,11 @@
  * abort the caller's program. All functions taking a handle are collective
  * over the handle's communicator where they say so.
  *
+ * Every collective call first checks that every rank made the same call with the same arguments (one
+ * small all-reduce of a digest; file names are rank 0's, which reads and writes the files, so only
+ * whether one is given must agree): if not, every rank returns NPBLU_ERROR_ARGUMENT with the same
+ * message naming the rank that differs, and nothing is done. An invalid communicator gives a status.
+ *
  * The library talks on its own duplicate of the communicator given to
  * npblu_create (MPI_Comm_dup there, MPI_Comm_free at npblu_destroy, so both
  * are collective): the caller's own messages and pending receives on its
@@ -135,8 +140,8 @@ NPBLU_API int npblu_field_size(const npblu_solver* handle, int64_t* count);
 /* Copies this rank's part of u into u (count doubles: must equal npblu_field_size). Not collective;
  * any time after npblu_start, also after npblu_finish. */
 NPBLU_API int npblu_get_field(const npblu_solver* handle, double* u, int64_t count);
-/* Collective: sets this rank's part of u from u (count must equal npblu_field_size on every rank, or
- * nothing is written on any rank), then refreshes the halos and the residual the next iteration
+/* Collective: sets this rank's part of u from u (count must equal npblu_field_size on every rank, and
+ * every value be finite and at most 1e100 in magnitude, or nothing is written on any rank), then refreshes the halos and the residual the next iteration
  * starts from. Between npblu_start and npblu_finish. */
 NPBLU_API int npblu_set_field(npblu_solver* handle, const double* u, int64_t count);
 /* Collective: the hex digest of the whole u (the report's field_checksum: it depends only on the
