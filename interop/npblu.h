@@ -141,8 +141,8 @@ NPBLU_API int npblu_field_size(const npblu_solver* handle, int64_t* count);
  * any time after npblu_start, also after npblu_finish. */
 NPBLU_API int npblu_get_field(const npblu_solver* handle, double* u, int64_t count);
 /* Collective: sets this rank's part of u from u (count must equal npblu_field_size on every rank, and
- * every value be finite and at most 1e100 in magnitude, or nothing is written on any rank), then refreshes the halos and the residual the next iteration
- * starts from. Between npblu_start and npblu_finish. */
+ * every value be finite and at most 1e100 in magnitude, or nothing is written on any rank), then refreshes
+ * the halos and the residual the next iteration starts from. Between npblu_start and npblu_finish. */
 NPBLU_API int npblu_set_field(npblu_solver* handle, const double* u, int64_t count);
 /* Collective: the hex digest of the whole u (the report's field_checksum: it depends only on the
  * values, not on the partition), on every rank, into buf (length >= 17). Of the open stepped run's

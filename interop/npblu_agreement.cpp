@@ -57,7 +57,8 @@ std::string communicator_problem(MPI_Comm comm) {
   if (finalized) return "MPI has been finalized";
   ErrorsReturn quiet;
   int size = 0, inter = 0;
-  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 1 || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 1 ||
+      MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
     return "the communicator is not a valid MPI communicator";
   if (inter) return "the communicator is an intercommunicator (an intracommunicator is needed)";
   return {};
@@ -112,11 +113,10 @@ void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments
   MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MIN, comm);
   const std::string root_call = broadcast_text(std::string(call), 0, comm);
   const std::string other_call = broadcast_text(std::string(call), differs, comm);
-  const std::string what = root_call == other_call
-                               ? root_call + ": rank " + std::to_string(differs) +
-                                     " passed other arguments than rank 0"
-                               : "rank 0 called " + root_call + ", rank " + std::to_string(differs) +
-                                     " called " + other_call;
+  const std::string what =
+      root_call == other_call
+          ? root_call + ": rank " + std::to_string(differs) + " passed other arguments than rank 0"
+          : "rank 0 called " + root_call + ", rank " + std::to_string(differs) + " called " + other_call;
   // (the same message on every rank: not prefixed with this rank's call)
   throw npblu::UsageError("a collective call refused: the ranks disagree (" + what +
                           "): a collective call needs the same call with the same arguments on every "

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "interop/npblu_balance.h"
 #include "interop/npblu_agreement.hpp"
+#include "interop/npblu_balance.h"
 #include "lu/app/agreement.hpp"
 #include "lu/app/collective_balancer.hpp"
 #include "lu/app/messages.hpp"

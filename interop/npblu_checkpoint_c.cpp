@@ -2,9 +2,8 @@
 // run in steps, written between its calls. Checkpoints every N iterations
 // and restarts are plain options ("checkpoint", "checkpoint-every",
 // "restart"), set with npblu_set_option.
-#include <string>
-
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "interop/npblu_agreement.hpp"

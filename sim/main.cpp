@@ -56,15 +56,19 @@ std::vector<int> parse_columns(const std::string& text) {
 // The model's costs: finite, a time >= 0, a bandwidth > 0 (a negative or NaN
 // cost would give negative or NaN times with exit status 0).
 void check_costs(const CostModel& cost) {
-  const std::pair<const char*, double> times[] = {{"--cost-lower", cost.lower},   {"--cost-upper", cost.upper},
-                                                  {"--cost-rhs", cost.rhs},       {"--cost-update", cost.update},
+  const std::pair<const char*, double> times[] = {{"--cost-lower", cost.lower},
+                                                  {"--cost-upper", cost.upper},
+                                                  {"--cost-rhs", cost.rhs},
+                                                  {"--cost-update", cost.update},
                                                   {"--latency", cost.latency}};
   for (const auto& [option, value] : times) {
     if (!std::isfinite(value) || value < 0.0)
-      throw Usage(std::string(option) + " " + std::to_string(value) + ": must be a finite number of seconds >= 0");
+      throw Usage(std::string(option) + " " + std::to_string(value) +
+                  ": must be a finite number of seconds >= 0");
   }
   if (!std::isfinite(cost.bandwidth) || cost.bandwidth <= 0.0)
-    throw Usage("--bandwidth " + std::to_string(cost.bandwidth) + ": must be a finite number of bytes per second > 0");
+    throw Usage("--bandwidth " + std::to_string(cost.bandwidth) +
+                ": must be a finite number of bytes per second > 0");
 }
 
 // The outputs, before simulating: never over a non-regular file, never one file twice.
@@ -177,8 +181,10 @@ int main(int argc, char** argv) {
     }
     check_costs(c.cost);
     if (!speeds.empty() && c.speeds.segments().back().from_iteration > c.iterations) {
-      throw Usage("--emulate-speeds: the segment @" + std::to_string(c.speeds.segments().back().from_iteration) +
-                  " starts after the last iteration (" + std::to_string(c.iterations) + "): it would never take effect");
+      throw Usage("--emulate-speeds: the segment @" +
+                  std::to_string(c.speeds.segments().back().from_iteration) +
+                  " starts after the last iteration (" + std::to_string(c.iterations) +
+                  "): it would never take effect");
     }
     if (c.balance == BalanceMode::diffusive && c.settings.every > c.iterations) {
       throw Usage("--balance-every " + std::to_string(c.settings.every) + " is beyond the last iteration (" +

@@ -378,7 +378,8 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
 /// iteration numbers go on, so '@30' still starts at 30) and its balancer
 /// settings.
 /// Returns a one-line warning, or "": a schedule for another rank count cannot continue.
-std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks, const std::string& named) {
+std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int ranks,
+                              const std::string& named) {
   std::string warning;
   if (!config.given.count("emulate-speeds") && !h.emulated_speeds.empty()) {
     SpeedSchedule schedule = as_run_error([&] { return SpeedSchedule::parse(h.emulated_speeds); });
@@ -391,7 +392,8 @@ std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int 
                 " is not emulated (give --emulate-speeds to emulate it)";
     }
   }
-  if (!config.given.count("balance") && h.balance == "diffusive") config.balance.mode = BalanceMode::diffusive;
+  if (!config.given.count("balance") && h.balance == "diffusive")
+    config.balance.mode = BalanceMode::diffusive;
   if (config.balance.mode == BalanceMode::diffusive && h.balance == "diffusive") {
     if (!config.given.count("balance-every")) config.balance.diffusive.every = h.balance_every;
     if (!config.given.count("balance-threshold")) config.balance.diffusive.threshold = h.balance_threshold;
@@ -411,7 +413,8 @@ std::string describe_problem(char problem_class, const GridSize& g, int iteratio
 /// must give exactly its problem; a run on as many ranks as the checkpoint's
 /// with no placement option of its own continues on the checkpoint's
 /// stripes (where the balancer had moved them).
-RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm, std::string& warning) {
+RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm,
+                              std::string& warning) {
   const std::string named = "--restart " + quote_value(config.checkpoint.restart.string());
   // The checkpoint's problem, with the problem options given on top: they must not change it.
   ProblemSpec spec = config.problem;

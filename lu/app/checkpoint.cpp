@@ -110,8 +110,8 @@ std::string non_finite_problem(const Field5& stripe, ColumnRange range) {
     const double* c = stripe.column(j);
     for (std::size_t p = 0; p < stripe.column_stride(); ++p) {
       if (!std::isfinite(c[p]))
-        return "the field holds a non-finite value (" + std::to_string(c[p]) + ") in column " + std::to_string(j) +
-               ": the checkpointed run had diverged";
+        return "the field holds a non-finite value (" + std::to_string(c[p]) + ") in column " +
+               std::to_string(j) + ": the checkpointed run had diverged";
     }
   }
   return {};

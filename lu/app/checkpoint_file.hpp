@@ -60,7 +60,6 @@ struct CheckpointHeader {
   std::string field_checksum;
 };
 
-
 class CheckpointWriter {
  public:
   /// Creates a new file beside `path` (hdf5::create_aside) with the header

@@ -51,16 +51,22 @@ void put(hid_t f, const char* n, double v) {
   hdf5::array_attribute(f, n, H5T_NATIVE_DOUBLE, std::vector<double>{v});
 }
 void put(hid_t f, const char* n, const std::string& v) { hdf5::string_attribute(f, n, v); }
-void put(hid_t f, const char* n, const std::vector<int>& v) { hdf5::array_attribute(f, n, H5T_NATIVE_INT, v); }
+void put(hid_t f, const char* n, const std::vector<int>& v) {
+  hdf5::array_attribute(f, n, H5T_NATIVE_INT, v);
+}
 void put(hid_t f, const char* n, const std::vector<double>& v) {
   hdf5::array_attribute(f, n, H5T_NATIVE_DOUBLE, v);
 }
 void put(hid_t f, const char* n, const std::vector<std::string>& v) { hdf5::strings_attribute(f, n, v); }
 
 void get(hid_t f, const char* n, int& v) { v = hdf5::read_scalar_attribute<int>(f, n, H5T_NATIVE_INT); }
-void get(hid_t f, const char* n, double& v) { v = hdf5::read_scalar_attribute<double>(f, n, H5T_NATIVE_DOUBLE); }
+void get(hid_t f, const char* n, double& v) {
+  v = hdf5::read_scalar_attribute<double>(f, n, H5T_NATIVE_DOUBLE);
+}
 void get(hid_t f, const char* n, std::string& v) { v = hdf5::read_string_attribute(f, n); }
-void get(hid_t f, const char* n, std::vector<int>& v) { v = hdf5::read_array_attribute<int>(f, n, H5T_NATIVE_INT); }
+void get(hid_t f, const char* n, std::vector<int>& v) {
+  v = hdf5::read_array_attribute<int>(f, n, H5T_NATIVE_INT);
+}
 void get(hid_t f, const char* n, std::vector<double>& v) {
   v = hdf5::read_array_attribute<double>(f, n, H5T_NATIVE_DOUBLE);
 }
@@ -87,7 +93,8 @@ std::string class_problem(const Header& h) {
 std::string grid_problem(const Header& h) {
   const GridSize& g = h.grid;
   for (const int n : {g.nx, g.ny, g.nz})
-    if (n < kMinimumGridPoints) return "has a size " + std::to_string(n) + " below " + std::to_string(kMinimumGridPoints);
+    if (n < kMinimumGridPoints)
+      return "has a size " + std::to_string(n) + " below " + std::to_string(kMinimumGridPoints);
   if (std::int64_t(5) * g.nx * g.nz > INT32_MAX) return "is too large";
   return {};
 }
@@ -96,10 +103,12 @@ std::string widths_problem(const Header& h) {
   const auto& w = h.column_widths;
   if (w.empty()) return "is empty";
   for (const int v : w)
-    if (v < kMinimumColumnWidth) return "has a width " + std::to_string(v) + " below " + std::to_string(kMinimumColumnWidth);
+    if (v < kMinimumColumnWidth)
+      return "has a width " + std::to_string(v) + " below " + std::to_string(kMinimumColumnWidth);
   const long sum = std::accumulate(w.begin(), w.end(), 0L);
   if (sum != h.grid.ny - 2)
-    return "sums to " + std::to_string(sum) + ", not to the grid's " + std::to_string(h.grid.ny - 2) + " interior columns";
+    return "sums to " + std::to_string(sum) + ", not to the grid's " + std::to_string(h.grid.ny - 2) +
+           " interior columns";
   return {};
 }
 
@@ -115,7 +124,8 @@ std::string emulation_problem(const Header& h) {
 
 std::string phases_problem(const Header& h, const std::vector<double>& values) {
   if (values.size() != h.phase_names.size())
-    return "holds " + std::to_string(values.size()) + " values for " + std::to_string(h.phase_names.size()) + " phases";
+    return "holds " + std::to_string(values.size()) + " values for " + std::to_string(h.phase_names.size()) +
+           " phases";
   return finite_non_negative(values);
 }
 
@@ -145,13 +155,13 @@ struct HeaderAttribute {
 const HeaderAttribute kHeaderAttributes[] = {
     {"format_version", NPBLU_MEMBER(format_version),
      [](const Header& h) {
-       return h.format_version == kCheckpointFormatVersion ? std::string() : std::string("is another version");
+       return h.format_version == kCheckpointFormatVersion ? std::string()
+                                                           : std::string("is another version");
      }},
     {"program_version", NPBLU_MEMBER(program_version), none},
     {"created", NPBLU_MEMBER(created), none},
     {"command_line", NPBLU_MEMBER(command_line), none},
-    {"class",
-     [](hid_t f, const char* n, const Header& h) { put(f, n, std::string(1, h.problem_class)); },
+    {"class", [](hid_t f, const char* n, const Header& h) { put(f, n, std::string(1, h.problem_class)); },
      [](hid_t f, const char* n, Header& h) {
        std::string c;
        get(f, n, c);
@@ -160,22 +170,30 @@ const HeaderAttribute kHeaderAttributes[] = {
      },
      [](const Header& h) { return canonical(std::string(1, h.problem_class)); }, class_problem},
     {"grid",
-     [](hid_t f, const char* n, const Header& h) { put(f, n, std::vector<int>{h.grid.nx, h.grid.ny, h.grid.nz}); },
+     [](hid_t f, const char* n, const Header& h) {
+       put(f, n, std::vector<int>{h.grid.nx, h.grid.ny, h.grid.nz});
+     },
      [](hid_t f, const char* n, Header& h) {
        std::vector<int> g;
        get(f, n, g);
        if (g.size() != 3) throw std::runtime_error("attribute 'grid' is not three sizes");
        h.grid = {g[0], g[1], g[2]};
      },
-     [](const Header& h) { return canonical(std::vector<int>{h.grid.nx, h.grid.ny, h.grid.nz}); }, grid_problem},
+     [](const Header& h) {
+       return canonical(std::vector<int>{h.grid.nx, h.grid.ny, h.grid.nz});
+     },
+     grid_problem},
     {"iterations", NPBLU_MEMBER(iterations),
      [](const Header& h) { return h.iterations >= 1 ? std::string() : std::string("is below 1"); }},
     {"dt", NPBLU_MEMBER(dt),
-     [](const Header& h) { return std::isfinite(h.dt) && h.dt > 0 ? std::string() : std::string("is not a positive number"); }},
+     [](const Header& h) {
+       return std::isfinite(h.dt) && h.dt > 0 ? std::string() : std::string("is not a positive number");
+     }},
     {"iteration", NPBLU_MEMBER(iteration),
      [](const Header& h) {
-       return h.iteration >= 0 && h.iteration <= h.iterations ? std::string()
-                                                                : "is outside 0.." + std::to_string(h.iterations);
+       return h.iteration >= 0 && h.iteration <= h.iterations
+                  ? std::string()
+                  : "is outside 0.." + std::to_string(h.iterations);
      }},
     {"timed_seconds", NPBLU_MEMBER(timed_seconds),
      [](const Header& h) { return finite_non_negative({h.timed_seconds}); }},
@@ -199,10 +217,13 @@ const HeaderAttribute kHeaderAttributes[] = {
      [](const Header& h) { return finite_non_negative({h.balance_threshold}); }},
     {"balance_damping", NPBLU_MEMBER(balance_damping),
      [](const Header& h) {
-       return h.balance_damping > 0.0 && h.balance_damping <= 1.0 ? std::string() : std::string("is not in (0, 1]");
+       return h.balance_damping > 0.0 && h.balance_damping <= 1.0 ? std::string()
+                                                                  : std::string("is not in (0, 1]");
      }},
     {"balance_moved_columns", NPBLU_MEMBER(balance_moved_columns),
-     [](const Header& h) { return h.balance_moved_columns >= 0 ? std::string() : std::string("is negative"); }},
+     [](const Header& h) {
+       return h.balance_moved_columns >= 0 ? std::string() : std::string("is negative");
+     }},
     {"emulated_speeds", NPBLU_MEMBER(emulated_speeds), emulation_problem},
     {"phase_names", NPBLU_MEMBER(phase_names), none},
     {"phase_seconds_min", NPBLU_MEMBER(phase_seconds_min),
@@ -240,7 +261,8 @@ void check_digests(hid_t file, const Header& h) {
   for (const HeaderAttribute& a : kHeaderAttributes) {
     const auto it = digests.find(a.name);
     if (it == digests.end())
-      throw std::runtime_error(std::string("attribute '") + a.name + "' has no checksum in '" + kChecksums + "'");
+      throw std::runtime_error(std::string("attribute '") + a.name + "' has no checksum in '" + kChecksums +
+                               "'");
     if (it->second != digest_of(a, h))
       throw std::runtime_error(std::string("attribute '") + a.name +
                                "' does not match its checksum (the header was edited or is corrupt)");

@@ -17,8 +17,9 @@ int agreed_signal(const StopSignals& signals, MPI_Comm comm) {
 
 // `text` as one shell word: as is when safe, else in single quotes.
 std::string shell_quoted(const std::string& text) {
-  const bool safe = !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                           "0123456789@%+=:,./-_") == std::string::npos;
+  const bool safe = !text.empty() && text.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789@%+=:,./-_") == std::string::npos;
   if (safe) return text;
   std::string quoted = "'";
   for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);

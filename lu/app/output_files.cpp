@@ -62,7 +62,8 @@ std::string role(const RunFile& f) {
 
 bool may_share(const RunFile& a, const RunFile& b) {
   if (!a.output && !b.output) return true;
-  return (a.option == "--restart" && role(b) == "checkpoint") || (b.option == "--restart" && role(a) == "checkpoint");
+  return (a.option == "--restart" && role(b) == "checkpoint") ||
+         (b.option == "--restart" && role(a) == "checkpoint");
 }
 
 std::string errno_text(int error) { return std::strerror(error); }
@@ -182,7 +183,8 @@ FileLock::FileLock(const fs::path& path) {
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
     ::close(fd_);
     fd_ = -1;
-    throw std::runtime_error(quote_value(path.string()) + " is being written by another run (it holds the file's lock)");
+    throw std::runtime_error(quote_value(path.string()) +
+                             " is being written by another run (it holds the file's lock)");
   }
 }
 
@@ -225,7 +227,8 @@ void write_file_whole(const fs::path& path, std::string_view text) {
     aside = aside_name(path);
     fd = ::open(aside.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST)
-      throw std::runtime_error("cannot create " + quote_value(aside.string()) + " (" + errno_text(errno) + ")");
+      throw std::runtime_error("cannot create " + quote_value(aside.string()) + " (" + errno_text(errno) +
+                               ")");
   }
   if (fd < 0) throw std::runtime_error("cannot create a file beside " + quote_value(path.string()));
   try {

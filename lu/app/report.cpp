@@ -1,11 +1,10 @@
 #include "lu/app/report.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace npblu {

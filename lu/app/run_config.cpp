@@ -386,21 +386,24 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   if (last <= 0) return;  // the problem comes from a checkpoint: checked once it is read
   const auto given = [&](std::string_view o) { return config.given.count(o) > 0; };
   const int every = config.checkpoint.every;
-  // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the report).
+  // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the
+  // report).
   const int first_checkpoint = every > 0 ? (iterations_done / every + 1) * every : 0;
   if (every > 0 && !config.checkpoint.path.empty() && first_checkpoint >= last) {
-    throw UsageError("--checkpoint-every " + std::to_string(every) +
-                     " is beyond the last iteration: the first checkpoint would follow iteration " +
-                     std::to_string(first_checkpoint) + ", the run ends at " + std::to_string(last) +
-                     (iterations_done ? " (continuing after " + std::to_string(iterations_done) + ")" : std::string()) +
-                     " and writes its report instead: no checkpoint would be written (give at most " +
-                     std::to_string(last - 1 - iterations_done) + "; a SIGTERM/SIGINT still writes one)");
+    throw UsageError(
+        "--checkpoint-every " + std::to_string(every) +
+        " is beyond the last iteration: the first checkpoint would follow iteration " +
+        std::to_string(first_checkpoint) + ", the run ends at " + std::to_string(last) +
+        (iterations_done ? " (continuing after " + std::to_string(iterations_done) + ")" : std::string()) +
+        " and writes its report instead: no checkpoint would be written (give at most " +
+        std::to_string(last - 1 - iterations_done) + "; a SIGTERM/SIGINT still writes one)");
   }
   if (given("emulate-speeds") && config.emulation.active() &&
       config.emulation.segments().back().from_iteration > last) {
     throw UsageError("--emulate-speeds: the segment @" +
                      std::to_string(config.emulation.segments().back().from_iteration) +
-                     " starts after the last iteration (" + std::to_string(last) + "): it would never take effect");
+                     " starts after the last iteration (" + std::to_string(last) +
+                     "): it would never take effect");
   }
   if (given("balance-every") && config.balance.mode == BalanceMode::diffusive &&
       config.balance.diffusive.every > last - iterations_done) {
@@ -428,7 +431,8 @@ std::string probe_outputs(const RunConfig& config) {
     if (auto problem = output_path_problem("--json", output.json); !problem.empty()) return problem;
   }
   if (!output.trace.empty()) {
-    if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty()) return problem;
+    if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty())
+      return problem;
   }
   if (!config.checkpoint.path.empty()) {
     if (auto problem = output_path_problem("--checkpoint", config.checkpoint.path); !problem.empty())

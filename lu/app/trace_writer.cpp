@@ -89,7 +89,8 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   } else {
     errno = 0;
     file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) throw std::runtime_error("cannot create the trace file '" + path + "'" + hdf5::system_reason());
+    if (file < 0)
+      throw std::runtime_error("cannot create the trace file '" + path + "'" + hdf5::system_reason());
   }
   h_->file = Id(file, H5Fclose);
   try {
