@@ -103,6 +103,57 @@ def check_complete(path, kind):
         bit.fail(f"unknown kind {kind!r}")
 
 
+def start_live_run(ctx, work):
+    """Another run writing {W}/live.h5 (a new trace, so written in place and locked by HDF5 while
+    open), slowed down so that it is still running when the case starts; returns it once its trace
+    holds a flushed iteration."""
+    import h5py
+    trace = os.path.join(work, "live.h5")
+    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, "1", ctx.lu, "W", "--quiet",
+           "--emulate-speeds", "0.05", "--trace", trace, "--trace-flush", "1"]
+    live = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and live.poll() is None:
+        if os.path.exists(trace):
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    if live.poll() is not None:
+        bit.fail("the live run ended before the case could start")
+    return live, os.stat(trace).st_ino
+
+
+def stop_live_run(live, work, inode):
+    """Ends the live run (its process group: the launcher and its rank) and checks its trace: the same
+    file, readable, holding the iterations it flushed."""
+    import h5py
+    live.terminate()  # SIGTERM to the launcher we started: it forwards it to its rank and waits
+    try:
+        live.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        live.kill()
+        live.wait(timeout=60)
+    trace = os.path.join(work, "live.h5")
+    with open(trace, "rb") as f:  # the rank gone, its lock goes with it
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    bit.fail("the live run still holds its trace 30 s after it was stopped")
+                time.sleep(0.1)
+    if os.stat(trace).st_ino != inode:
+        bit.fail("the live run's trace was replaced")
+    with h5py.File(trace, "r") as f:
+        n = len(f["iterations/iteration"])
+        first = int(f["iterations/iteration"][0]) if n else None
+    if n < 1 or first != 1:
+        bit.fail(f"the live run's trace holds {n} iterations from {first}: damaged")
+    print(f"the live run's trace is the same file, readable, {n} iterations flushed")
+
+
 def launch(ctx, case, words, work):
     prefix, lock = [], None
     setup = case["setup"]
@@ -134,8 +185,15 @@ def run_case(ctx, name, case, checkpoint):
     make_fixtures(work, checkpoint)
     text = case["args"].replace("{W}", work).replace("{NAME250}", "n" * 250)
     expect = case["expect"].replace("{W}", work)
+    live = start_live_run(ctx, work) if case["setup"] == "live" else None
     before = digests(work)
-    proc, elapsed = launch(ctx, case, shlex.split(text) + ["--quiet"], work)
+    try:
+        proc, elapsed = launch(ctx, case, shlex.split(text) + ["--quiet"], work)
+    finally:
+        if live:
+            stop_live_run(live[0], work, live[1])
+    if live:  # (it kept writing its own trace: checked above, not by digest)
+        before.pop("live.h5", None)
     if case["status"] == 0:
         statuses = [s for s, _ in bit.rank_statuses(proc)]
         if statuses != [0] * case["np"]:
@@ -143,6 +201,8 @@ def run_case(ctx, name, case, checkpoint):
     else:
         bit.check_refused(proc, elapsed, case["np"], expect, status=case["status"], time_limit=None)
     after = digests(work)
+    if live:
+        after.pop("live.h5", None)
     for rel, digest in before.items():
         if rel in case["changes"]:
             continue
