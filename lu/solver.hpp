@@ -118,9 +118,11 @@ class LuSolver {
   [[nodiscard]] int progress_every(double interval) const;
 
   /// Runtime rebalancing during the timed iterations (none by default).
+  /// Gives the fields their first spare columns (see repartition).
   void set_rebalance(int every, RebalanceHook hook) {
     rebalance_every_ = every;
     rebalance_ = std::move(hook);
+    if (rebalance_every_ > 0 && rebalance_) reserve_migration_headroom();
   }
   /// Called collectively after every timed iteration (after any
   /// rebalancing) with this rank's records so far; for traces.
@@ -129,8 +131,11 @@ class LuSolver {
   }
 
   /// Collective: moves this rank's state to `next` (same interior, same
-  /// ranks) and rebuilds everything derived from u. Nothing is lost: the
-  /// iteration continues bitwise as if nothing had moved.
+  /// ranks). Nothing is lost: the iteration continues bitwise as if nothing
+  /// had moved. The fields grow and shrink at their edges in place (spare
+  /// columns, lu/field.hpp), so a step costs about the columns that cross a
+  /// boundary; only a field that outgrows its spare columns moves once to
+  /// storage with headroom.
   void repartition(const Partition& next);
 
   /// Calibration: `iterations` SSOR iterations from the initial state (after
@@ -155,6 +160,9 @@ class LuSolver {
 
  private:
   void reset_state();
+  /// One headroom of spare columns at each end of the fields that can grow:
+  /// the first step of a balanced run then moves nothing it keeps.
+  void reserve_migration_headroom();
   /// The residual of u and the timers cleared: what NPB's ssor does before its loop.
   void prepare_iterations();
   /// NPB's ssor(niter) without rebalancing or hooks (the warm-up and the
