@@ -138,6 +138,12 @@ class LuSolver {
   /// storage with headroom.
   void repartition(const Partition& next);
 
+  /// Gives the fields one headroom of spare columns at each inner end
+  /// (lu/field.hpp; about 3% of the stripe), so that the first small
+  /// repartition moves nothing it keeps. set_rebalance calls it; a caller
+  /// that repartitions by other means may too (local, any time).
+  void reserve_migration_headroom();
+
   /// Calibration: `iterations` SSOR iterations from the initial state (after
   /// one warm-up), returning this rank's compute seconds (emulation included).
   double measure_compute(int iterations);
@@ -160,9 +166,6 @@ class LuSolver {
 
  private:
   void reset_state();
-  /// One headroom of spare columns at each end of the fields that can grow:
-  /// the first step of a balanced run then moves nothing it keeps.
-  void reserve_migration_headroom();
   /// The residual of u and the timers cleared: what NPB's ssor does before its loop.
   void prepare_iterations();
   /// NPB's ssor(niter) without rebalancing or hooks (the warm-up and the

@@ -94,10 +94,11 @@ int run(int argc, char** argv, int rank, int ranks) {
   if (rank == 0) {
     std::string m = "[";
     for (std::size_t i = 0; i < moved.size(); ++i) m += (i ? ", " : "") + std::to_string(moved[i]);
-    std::printf("{\"class\": \"%c\", \"ranks\": %d, \"iteration_s\": %s, \"median_iteration_s\": %.6f, "
-                "\"moved\": %s], \"step_s\": %s}\n",
-                pc->name, ranks, json_list(iterations).c_str(), sorted[sorted.size() / 2], m.c_str(),
-                json_list(seconds).c_str());
+    std::printf(
+        "{\"class\": \"%c\", \"ranks\": %d, \"iteration_s\": %s, \"median_iteration_s\": %.6f, "
+        "\"moved\": %s], \"step_s\": %s}\n",
+        pc->name, ranks, json_list(iterations).c_str(), sorted[sorted.size() / 2], m.c_str(),
+        json_list(seconds).c_str());
   }
   return 0;
 }
