@@ -12,11 +12,19 @@
 
 namespace npblu {
 
-void detail::FreeDeleter::operator()(double* p) const noexcept { std::free(p); }
+void detail::StorageRelease::operator()(double* p) const noexcept {
+#if defined(__linux__)
+  if (mapped_bytes > 0) {
+    munmap(p, mapped_bytes);
+    return;
+  }
+#endif
+  std::free(p);
+}
 
 namespace {
 
-using Storage = std::unique_ptr<double[], detail::FreeDeleter>;
+using Storage = std::unique_ptr<double[], detail::StorageRelease>;
 
 Storage allocate(std::size_t doubles) {
   if (doubles == 0) return nullptr;
@@ -62,6 +70,26 @@ void Field5::reserve(ColumnRange capacity) {
   Field5 next = uninitialized(nx_, nz_, columns_, hull(capacity, capacity_));
   if (size() > 0) std::memcpy(next.data(), data(), size() * sizeof(double));
   *this = std::move(next);
+}
+
+bool Field5::reserve_address_space(ColumnRange limit) {
+  if (has_room_for(limit)) return true;
+  if (columns_.begin < limit.begin || columns_.end > limit.end) return false;
+#if defined(__linux__)
+  const std::size_t bytes = column_stride() * sizeof(double) * std::size_t(limit.width());
+  // Untouched pages of a private anonymous mapping cost no memory; without
+  // swap space reserved for them (MAP_NORESERVE) only what is stored counts.
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  Storage next(static_cast<double*>(p), detail::StorageRelease{bytes});
+  const std::size_t at = column_stride() * std::size_t(columns_.begin - limit.begin);
+  if (size() > 0) std::memcpy(next.get() + at, data(), size() * sizeof(double));
+  data_ = std::move(next);
+  capacity_ = limit;
+  return true;
+#else
+  return false;
+#endif
 }
 
 ColumnRange Field5::capacity_for(ColumnRange next, ColumnRange limit) const {

@@ -16,9 +16,11 @@
 // A field starts with no spare column (a run that never migrates uses exactly
 // what it stores). Column migration (lu/column_migration) changes columns() in
 // place while the new columns fit, and otherwise moves the field to storage
-// with headroom (capacity_for). Spare columns beyond a bound are handed back
-// to the system (release_spare), so the memory of a field never exceeds its
-// stored columns by more than kKeptHeadrooms headrooms.
+// with headroom (capacity_for), or reserves address space for the whole grid
+// up front (reserve_address_space), where nothing ever moves. Spare columns
+// beyond a bound are handed back to the system (release_spare), so the memory
+// of a field never exceeds its stored columns by more than kKeptHeadrooms
+// headrooms.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -28,7 +30,10 @@
 namespace npblu {
 
 namespace detail {
-struct FreeDeleter {
+/// Frees a field's storage: mapped (address space reserved, see
+/// Field5::reserve_address_space) when mapped_bytes > 0, else allocated.
+struct StorageRelease {
+  std::size_t mapped_bytes = 0;
   void operator()(double* p) const noexcept;
 };
 }  // namespace detail
@@ -89,6 +94,14 @@ class Field5 {
   /// the stored columns, once, to storage for both.
   void reserve(ColumnRange capacity);
 
+  /// Reserves address space for every column of `limit` (which contains
+  /// columns()), moving the stored columns there once: the field can then
+  /// grow anywhere in `limit` in place. Memory is used only by the columns
+  /// stored and the spare ones release_spare keeps. Returns false, changing
+  /// nothing, where the system does not allow it (not Linux, a limit on
+  /// address space, strict overcommit): callers then reserve() headroom.
+  bool reserve_address_space(ColumnRange limit);
+
   /// Where this field would move to store `next` (not within capacity()):
   /// `next` plus one headroom at each end that outgrew the capacity, and at
   /// most one headroom of the current spare at the others; clipped to
@@ -118,7 +131,7 @@ class Field5 {
   int nz_ = 0;
   ColumnRange columns_{};
   ColumnRange capacity_{};
-  std::unique_ptr<double[], detail::FreeDeleter> data_;
+  std::unique_ptr<double[], detail::StorageRelease> data_;
 };
 
 }  // namespace npblu

@@ -84,6 +84,9 @@ void LuSolver::repartition(const Partition& next) {
 void LuSolver::reserve_migration_headroom() {
   const GridSize& g = config_.grid;
   for (Field5* f : {&u_, &rsd_, &frct_}) {
+    // Address space for the whole grid where the system allows it (no step
+    // ever copies a kept column), else one headroom at each inner end.
+    if (f->reserve_address_space({0, g.ny})) continue;
     const ColumnRange c = f->columns();
     f->reserve(c.widened(Field5::headroom(c.width()), 0, g.ny));
   }

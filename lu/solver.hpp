@@ -138,10 +138,11 @@ class LuSolver {
   /// storage with headroom.
   void repartition(const Partition& next);
 
-  /// Gives the fields one headroom of spare columns at each inner end
-  /// (lu/field.hpp; about 3% of the stripe), so that the first small
-  /// repartition moves nothing it keeps. set_rebalance calls it; a caller
-  /// that repartitions by other means may too (local, any time).
+  /// Gives the fields room to grow in place (lu/field.hpp): address space
+  /// for the whole grid, which costs memory only once columns are stored
+  /// there, or where the system refuses that, one headroom of spare columns
+  /// at each inner end (about 3% of the stripe). set_rebalance calls it; a
+  /// caller that repartitions by other means may too (local, any time).
   void reserve_migration_headroom();
 
   /// Calibration: `iterations` SSOR iterations from the initial state (after

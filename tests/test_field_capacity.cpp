@@ -118,3 +118,18 @@ TEST(Field5Capacity, HandsBackSpareStorageKeepingTheStoredColumns) {
   step_in_place(f, {{38, 52}, {38, 41}});
   for (int j = 38; j < 41; ++j) EXPECT_TRUE(column_holds_values(f, j)) << j;
 }
+
+TEST(Field5Capacity, AddressSpaceForTheWholeGridLetsAStripeGrowAnywhereInPlace) {
+  Field5 f = filled({20, 30});
+  const bool reserved = f.reserve_address_space({0, 64});
+#if defined(__linux__)
+  ASSERT_TRUE(reserved);
+#endif
+  if (!reserved) GTEST_SKIP() << "no address-space reservation on this system";
+  EXPECT_EQ(f.capacity(), (ColumnRange{0, 64}));
+  for (int j = 20; j < 30; ++j) EXPECT_TRUE(column_holds_values(f, j)) << j;
+  step_in_place(f, {{0, 30}, {0, 64}, {62, 64}, {0, 64}, {31, 33}});
+  f.release_spare({0, 64});
+  step_in_place(f, {{29, 35}, {0, 2}, {0, 64}});
+  for (int j = 0; j < 64; ++j) EXPECT_TRUE(column_holds_values(f, j)) << j;
+}
