@@ -55,12 +55,14 @@ std::size_t offset(const ColumnRange& stored, int j, std::size_t column_bytes) {
 
 /// Copies what this rank keeps: every column stored before and after,
 /// except the ones that become ours (those arrive from their old owner).
+/// In an in-place move a kept column is already where it belongs.
 void copy_kept(const MovedArray& a, ColumnRange old_owned, ColumnRange new_owned) {
   const ColumnRange kept = intersect(a.old_stored, a.new_stored);
   for (int j = kept.begin; j < kept.end; ++j) {
     if (new_owned.contains(j) && !old_owned.contains(j)) continue;
-    std::memcpy(a.new_data + offset(a.new_stored, j, a.column_bytes),
-                a.old_data + offset(a.old_stored, j, a.column_bytes), a.column_bytes);
+    std::byte* to = a.new_data + offset(a.new_stored, j, a.column_bytes);
+    const std::byte* from = a.old_data + offset(a.old_stored, j, a.column_bytes);
+    if (to != from) std::memcpy(to, from, a.column_bytes);
   }
 }
 

@@ -28,8 +28,13 @@ struct MovedArray {
 /// `from` (one message per array per pair of ranks, on `tag`, whatever the
 /// number of hops between them). Every other column stored in both old and
 /// new storage is copied locally (halo and fixed boundary columns keep their
-/// values); new columns stored nowhere before are left untouched. Arrays
-/// must not overlap. Throws std::runtime_error on an MPI failure.
+/// values); new columns stored nowhere before are left untouched. Distinct
+/// arrays must not overlap. One array's old and new storage are either
+/// disjoint or one buffer in which every column has one address (old_data
+/// and new_data point at their first columns in it): an in-place move, where
+/// a stripe grows and shrinks at its edges, kept columns are not copied and
+/// only the columns that change owner are touched. Throws
+/// std::runtime_error on an MPI failure.
 void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
                   MPI_Comm comm, int tag);
 

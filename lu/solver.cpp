@@ -71,16 +71,25 @@ void LuSolver::repartition(const Partition& next) {
     throw std::invalid_argument(
         "repartition: the new partition must cover the same columns on the same ranks");
   }
-  const GridSize& g = config_.grid;
   // Move the data rather than recompute it: u is the state, and frct and the
-  // residual of u (what the next iteration starts from) are plain columns too.
-  u_ = migrate_columns(u_, partition_, next, g, kStateHalo, comm_);
-  rsd_ = migrate_columns(rsd_, partition_, next, g, kResidualHalo, comm_);
-  frct_ = migrate_columns(frct_, partition_, next, g, 0, comm_);
+  // residual of u (what the next iteration starts from) are plain columns
+  // too. The residual workspace depends on the grid only: nothing to rebuild.
+  const MigratedField fields[] = {{&u_, kStateHalo}, {&rsd_, kResidualHalo}, {&frct_, 0}};
+  migrate_fields(fields, partition_, next, config_.grid, comm_);
   partition_ = next;
   owned_ = partition_[comm_.rank];
-  residual_ws_ = ResidualWorkspace(g, owned_);
   halo_exchange(u_, owned_, kStateHalo, comm_);
+}
+
+void LuSolver::reserve_migration_headroom() {
+  const GridSize& g = config_.grid;
+  for (Field5* f : {&u_, &rsd_, &frct_}) {
+    // Address space for the whole grid where the system allows it (no step
+    // ever copies a kept column), else one headroom at each inner end.
+    if (f->reserve_address_space({0, g.ny})) continue;
+    const ColumnRange c = f->columns();
+    f->reserve(c.widened(Field5::headroom(c.width()), 0, g.ny));
+  }
 }
 
 void LuSolver::reset_state() {

@@ -118,9 +118,11 @@ class LuSolver {
   [[nodiscard]] int progress_every(double interval) const;
 
   /// Runtime rebalancing during the timed iterations (none by default).
+  /// Gives the fields their first spare columns (see repartition).
   void set_rebalance(int every, RebalanceHook hook) {
     rebalance_every_ = every;
     rebalance_ = std::move(hook);
+    if (rebalance_every_ > 0 && rebalance_) reserve_migration_headroom();
   }
   /// Called collectively after every timed iteration (after any
   /// rebalancing) with this rank's records so far; for traces.
@@ -129,9 +131,19 @@ class LuSolver {
   }
 
   /// Collective: moves this rank's state to `next` (same interior, same
-  /// ranks) and rebuilds everything derived from u. Nothing is lost: the
-  /// iteration continues bitwise as if nothing had moved.
+  /// ranks). Nothing is lost: the iteration continues bitwise as if nothing
+  /// had moved. The fields grow and shrink at their edges in place (spare
+  /// columns, lu/field.hpp), so a step costs about the columns that cross a
+  /// boundary; only a field that outgrows its spare columns moves once to
+  /// storage with headroom.
   void repartition(const Partition& next);
+
+  /// Gives the fields room to grow in place (lu/field.hpp): address space
+  /// for the whole grid, which costs memory only once columns are stored
+  /// there, or where the system refuses that, one headroom of spare columns
+  /// at each inner end (about 3% of the stripe). set_rebalance calls it; a
+  /// caller that repartitions by other means may too (local, any time).
+  void reserve_migration_headroom();
 
   /// Calibration: `iterations` SSOR iterations from the initial state (after
   /// one warm-up), returning this rank's compute seconds (emulation included).

@@ -1,0 +1,135 @@
+#include "lu/field.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+namespace npblu {
+
+void detail::StorageRelease::operator()(double* p) const noexcept {
+#if defined(__linux__)
+  if (mapped_bytes > 0) {
+    munmap(p, mapped_bytes);
+    return;
+  }
+#endif
+  std::free(p);
+}
+
+namespace {
+
+using Storage = std::unique_ptr<double[], detail::StorageRelease>;
+
+Storage allocate(std::size_t doubles) {
+  if (doubles == 0) return nullptr;
+  // 64-byte alignment: rows start on cache lines when 5*nx*8 is a multiple of 64.
+  const std::size_t bytes = ((doubles * sizeof(double) + 63) / 64) * 64;
+  Storage p(static_cast<double*>(std::aligned_alloc(64, bytes)));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+ColumnRange hull(ColumnRange a, ColumnRange b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
+}
+
+}  // namespace
+
+Field5::Field5(int nx, int nz, ColumnRange columns)
+    : nx_(nx), nz_(nz), columns_(columns), capacity_(columns), data_(allocate(size())) {
+  if (data_) std::memset(data_.get(), 0, size() * sizeof(double));
+}
+
+Field5 Field5::uninitialized(int nx, int nz, ColumnRange columns, ColumnRange capacity) {
+  if (!columns.empty() && (columns.begin < capacity.begin || columns.end > capacity.end))
+    throw std::logic_error("Field5: the capacity does not contain the columns");
+  Field5 f;
+  f.nx_ = nx;
+  f.nz_ = nz;
+  f.columns_ = columns;
+  f.capacity_ = capacity;
+  f.data_ = allocate(f.column_stride() * std::size_t(std::max(0, capacity.width())));
+  return f;
+}
+
+void Field5::set_columns(ColumnRange columns) {
+  if (!has_room_for(columns)) throw std::logic_error("Field5::set_columns: columns outside the capacity");
+  columns_ = columns;
+}
+
+void Field5::reserve(ColumnRange capacity) {
+  if (has_room_for(capacity)) return;
+  Field5 next = uninitialized(nx_, nz_, columns_, hull(capacity, capacity_));
+  if (size() > 0) std::memcpy(next.data(), data(), size() * sizeof(double));
+  *this = std::move(next);
+}
+
+bool Field5::reserve_address_space(ColumnRange limit) {
+  if (has_room_for(limit)) return true;
+  if (columns_.begin < limit.begin || columns_.end > limit.end) return false;
+#if defined(__linux__)
+  const std::size_t bytes = column_stride() * sizeof(double) * std::size_t(limit.width());
+  // Untouched pages of a private anonymous mapping cost no memory; without
+  // swap space reserved for them (MAP_NORESERVE) only what is stored counts.
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  Storage next(static_cast<double*>(p), detail::StorageRelease{bytes});
+  const std::size_t at = column_stride() * std::size_t(columns_.begin - limit.begin);
+  if (size() > 0) std::memcpy(next.get() + at, data(), size() * sizeof(double));
+  data_ = std::move(next);
+  capacity_ = limit;
+  return true;
+#else
+  return false;
+#endif
+}
+
+ColumnRange Field5::capacity_for(ColumnRange next, ColumnRange limit) const {
+  const int h = headroom(next.width());
+  ColumnRange c = next;
+  c.begin = next.begin < capacity_.begin ? next.begin - h : std::max(capacity_.begin, next.begin - h);
+  c.end = next.end > capacity_.end ? next.end + h : std::min(capacity_.end, next.end + h);
+  return {std::max(c.begin, std::min(limit.begin, next.begin)),
+          std::min(c.end, std::max(limit.end, next.end))};
+}
+
+void Field5::release_spare(ColumnRange limit) {
+  const int h = headroom(columns_.width());
+  if (capacity_.width() - columns_.width() <= kKeptHeadrooms * h) return;
+  const ColumnRange kept = hull(columns_.widened(h, limit.begin, limit.end), columns_);
+#if defined(__linux__)
+  release_columns(capacity_.begin, std::max(capacity_.begin, kept.begin));
+  release_columns(std::min(capacity_.end, kept.end), capacity_.end);
+#else
+  Field5 next = uninitialized(nx_, nz_, columns_, kept);
+  if (size() > 0) std::memcpy(next.data(), data(), size() * sizeof(double));
+  *this = std::move(next);
+#endif
+}
+
+void Field5::release_columns(int begin, int end) {
+#if defined(__linux__)
+  if (end <= begin) return;
+  // Whole pages strictly inside the columns: the stored columns and the
+  // allocator's bookkeeping around the block are never touched.
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto first = reinterpret_cast<std::uintptr_t>(column(begin));
+  const auto last = reinterpret_cast<std::uintptr_t>(column(end));
+  const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
+  // Advice only: if the system declines, the memory simply stays ours.
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+#else
+  (void)begin;
+  (void)end;
+#endif
+}
+
+}  // namespace npblu
