@@ -13,19 +13,33 @@ double mean_of(std::span<const double> v) {
   return v.empty() ? 0.0 : s / static_cast<double>(v.size());
 }
 
-// Variance inflation of the mean of n samples at lag-1 correlation rho
-// (AR(1)): var(mean) = sigma^2 * min(f, n) / n, f = (1 + rho) / (1 - rho).
-double inflation(double rho) { return (1.0 + rho) / (1.0 - rho); }
-
-// E[s^2] = sigma^2 (n - f) / (n - 1) for correlated samples: the factor
-// that turns a sample variance back into sigma^2 (a series shorter than
-// its correlation time counts as one that says little: at most n - 1).
-double variance_correction(double n, double f) { return (n - 1.0) / std::max(n - f, 1.0); }
+// For n samples of an AR(1) series with lag-1 correlation rho and
+// variance sigma^2: S = sum_{k=1}^{n-1} (n - k) rho^k, then
+//   var(mean) = sigma^2 (1 + 2 S / n) / n      (the effective sample size is n / (1 + 2 S / n))
+//   E[s^2]    = sigma^2 (1 - 2 S / (n (n - 1)))  (a correlated series looks quieter than it is).
+double lag_sum(double n, double rho) {
+  double s = 0.0, power = 1.0;
+  for (int k = 1; k < n; ++k) {
+    power *= rho;
+    s += (n - k) * power;
+  }
+  return s;
+}
+double mean_variance_factor(double n, double rho) { return (1.0 + 2.0 * lag_sum(n, rho) / n) / n; }
+// Turns a sample variance of n samples back into sigma^2.
+double variance_correction(double n, double rho) {
+  if (n < 2) return 1.0;
+  return 1.0 / std::max(1.0 - 2.0 * lag_sum(n, rho) / (n * (n - 1.0)), 1.0 / n);
+}
 }  // namespace
 
 double CostEstimate::effective_samples() const {
-  const double f = inflation(correlation);
-  return samples / std::min(f, static_cast<double>(samples));
+  return samples > 0 ? 1.0 / mean_variance_factor(samples, correlation) : 0.0;
+}
+
+double CostEstimate::error_ratio_after(int more) const {
+  if (samples < 1) return 1.0;
+  return std::sqrt(mean_variance_factor(samples + more, correlation) / mean_variance_factor(samples, correlation));
 }
 
 double normal_quantile_upper(double p) {
@@ -83,11 +97,12 @@ CostEstimate CostEvidence::estimate() const {
   NoiseSums all = closed_;
   all.add(segment_sums());
   e.correlation = correlation(all);
-  const double f = inflation(e.correlation);
+  const double rho = e.correlation;
   const double n = e.samples;
   const double dof = all.count - all.series;
   const double pooled = dof > 0.0 ? all.squares / dof : std::numeric_limits<double>::infinity();
-  const double pooled_sigma2 = pooled * variance_correction(all.series > 0 ? all.count / all.series : 1.0, f);
+  const double pooled_sigma2 = pooled * variance_correction(all.series > 0 ? all.count / all.series : 1.0, rho);
+  const double mean_factor = mean_variance_factor(n, rho);
   e.spread = std::sqrt(pooled_sigma2);
   e.cost.resize(ranks);
   e.error.resize(ranks);
@@ -96,10 +111,15 @@ CostEstimate CostEvidence::estimate() const {
     const double m = mean_of(x);
     double own = 0.0;
     for (double v : x) own += (v / m - 1.0) * (v / m - 1.0);
-    own = n > 1 ? own / (n - 1.0) * variance_correction(n, f) : 0.0;
-    const double sigma2 = std::max(own, pooled_sigma2);
+    own = n > 1 ? own / (n - 1.0) * variance_correction(n, rho) : 0.0;
+    // A rank's own spread counts only when it is clearly above the pooled
+    // one (a noisier rank: a shared core); otherwise the pooled spread,
+    // estimated from all ranks, is the better estimate of it (the largest
+    // of P sample variances of a few samples each is far above the truth).
+    const bool noisier = n > 2 && own > pooled_sigma2 * (1.0 + 3.0 * std::sqrt(2.0 / (n - 1.0)));
+    const double sigma2 = noisier ? own : pooled_sigma2;  // infinite with no spread measured yet
     e.cost[r] = m;
-    e.error[r] = std::isfinite(sigma2) ? m * std::sqrt(sigma2 * std::min(f, n) / n)
+    e.error[r] = std::isfinite(sigma2) ? m * std::sqrt(sigma2 * mean_factor)
                                        : std::numeric_limits<double>::infinity();
   }
   return e;
@@ -111,18 +131,24 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
   bool changed = false;
   if (k > 0 && samples() >= 2) {
     const CostEstimate old = estimate();
-    const double f = inflation(old.correlation);
     for (std::size_t r = 0; r < per_rank.size() && !changed; ++r) {
       const double m_new = mean_of(per_rank[r]);
       const double n_old = old.samples;
       // The old mean's error, and the new window's at the same per-sample spread.
       const double se_old = old.error[r];
-      const double se_new = se_old * std::sqrt((std::min(f, double(k)) / k) / (std::min(f, n_old) / n_old));
+      const double se_new =
+          se_old * std::sqrt(mean_variance_factor(k, old.correlation) / mean_variance_factor(n_old, old.correlation));
       const double gap = std::abs(m_new - old.cost[r]);
       changed = gap > z * std::hypot(se_old, se_new) + 1e-9 * old.cost[r];
     }
   }
-  if (changed) restart();
+  if (changed) {
+    // The window that reveals a change may straddle it: it belongs to
+    // neither speed, so it is dropped and the next window starts afresh.
+    restart();
+    periods_seen_ += static_cast<int>(k);
+    return true;
+  }
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
     auto& x = segment_[r];
     x.insert(x.end(), per_rank[r].begin(), per_rank[r].end());

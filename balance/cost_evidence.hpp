@@ -5,15 +5,15 @@
 // under the noise real nodes have: several percent per iteration, often
 // correlated in time (a daemon, a frequency step lasting many iterations).
 //
-// The mean per-column cost of rank r is taken over the samples since the
-// stripes last changed (its "segment"). Its standard error is
-//   se_r = sigma_r * sqrt(min(f, n) / n),  f = (1 + rho) / (1 - rho),
-// the variance of the mean of n AR(1) samples with lag-1 autocorrelation
-// rho (n / f is the effective sample size). rho is pooled over ranks and
-// over every segment seen (noise is the node's, not the partition's) and
-// corrected for the bias of short series; sigma_r^2 is the segment's sample
-// variance (at least the pooled one) corrected for the same correlation,
-// which makes a short, strongly correlated series look quiet. Until
+// The mean per-column cost of rank r is taken over its samples since the
+// speeds last changed (its "segment"; the stripes moving does not matter:
+// costs are per column). Its standard error is that of the mean of n AR(1)
+// samples with lag-1 autocorrelation rho (exact for AR(1): the effective
+// sample size n / (1 + 2 sum_k (1 - k/n) rho^k)). rho is pooled over ranks
+// and over every segment seen (noise is the node's, not the partition's)
+// and corrected for the bias of short series; sigma_r^2 is the segment's
+// sample variance (at least the pooled one) corrected for the same
+// correlation, which makes a short correlated series look quiet. Until
 // kPriorPeriods samples of noise have been seen, rho is assumed to be at
 // least kPriorCorrelation: a conservative prior, so early windows cannot be
 // over-trusted.
@@ -29,6 +29,8 @@ struct CostEstimate {
   double spread = 0.0;        // pooled relative standard deviation of one sample
   int samples = 0;            // n: samples per rank in the segment
   [[nodiscard]] double effective_samples() const;
+  /// How much the standard errors shrink with `more` samples (at the same spread and correlation).
+  [[nodiscard]] double error_ratio_after(int more) const;
 };
 
 class CostEvidence {
@@ -42,7 +44,8 @@ class CostEvidence {
   /// Appends one window: per rank, its per-column costs, oldest first (every
   /// rank the same count). Returns true when the new window contradicts the
   /// segment so far beyond `z` standard errors on some rank (the speeds
-  /// changed): the segment then restarts from this window.
+  /// changed): the segment then restarts empty (this window may straddle
+  /// the change) and the next window starts it.
   bool add(std::span<const std::vector<double>> per_rank, double z);
   /// The stripes changed: closes the segment (its noise statistics stay).
   void restart();

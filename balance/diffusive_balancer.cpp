@@ -121,7 +121,24 @@ double bound(const std::vector<int>& widths, const CostEstimate& e, double z, do
   return worst;
 }
 
+// E[max of n standard normals] (Blom's approximation).
+double expected_largest_normal(int n) { return normal_quantile_upper(1.0 - (n - 0.375) / (n + 0.25)); }
+
 }  // namespace
+
+bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target,
+                                       int window, int ranks) {
+  // Stripes set from estimates are off by about the largest of P errors:
+  // e_P se. One more window shrinks every error; waiting for it costs one
+  // window of the expected gain, and pays for the rest of the horizon.
+  double relative = 0.0;
+  for (int r = 0; r < ranks; ++r) relative += e.error[r] / e.cost[r] / ranks;
+  if (!std::isfinite(relative)) return false;
+  const double e_p = expected_largest_normal(ranks);
+  const double expected_gain = d.predicted_before - t_target * (1.0 + e_p * relative);
+  const double sharper = t_target * e_p * relative * (1.0 - e.error_ratio_after(window));
+  return (d.horizon - window) * sharper > window * expected_gain;
+}
 
 std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
                                                 const std::vector<int>& target) const {
@@ -155,8 +172,12 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const ReadWindow w = read_window(window, widths);
   if (!w.usable) return d;
   d.z = normal_quantile_upper(kFamilyError / ranks);
-  d.speeds_changed = evidence_.add(w.cost, d.z);
-  windows_since_move_ = d.speeds_changed ? 1 : windows_since_move_ + 1;
+  // A change of speeds must be clear on some rank beyond all ranks' noise
+  // in both directions, at a far smaller error: a false alarm throws the
+  // evidence away.
+  d.speeds_changed = evidence_.add(w.cost, normal_quantile_upper(kChangeError / (2.0 * ranks)));
+  windows_since_move_ = d.speeds_changed ? 0 : windows_since_move_ + 1;
+  if (evidence_.samples() == 0) return d;
   const CostEstimate e = evidence_.estimate();
   d.correlation = e.correlation;
   d.spread = e.spread;
@@ -168,7 +189,10 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
     if (widths[r] * e.cost[r] > widths[slowest] * e.cost[slowest]) slowest = r;
   }
   d.predicted_before = d.predicted_after = bottleneck(widths, e.cost);
-  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, d.z, +1.0);
+  // The slowest rank now is confirmed only beyond what the largest of P
+  // noisy estimates would show by chance (z); the new stripes' slowest rank
+  // is expected that far above its estimate (the largest of P errors).
+  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, expected_largest_normal(ranks), +1.0);
   const double period = *std::max_element(w.period.begin(), w.period.end());
   d.price = outlook.price > 0.0 ? outlook.price : period;
   d.horizon = outlook.horizon > 0.0 ? outlook.horizon : kDefaultHorizon;
@@ -176,6 +200,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
   const bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;
   if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
+  if (better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), ranks)) return d;
 
   const std::vector<int> next = step_toward(widths, target);
   int cut = 0, next_cut = 0;
@@ -187,7 +212,8 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   }
   d.partition = Partition::from_widths(current.interior(), next, settings_.min_width);
   d.predicted_after = bottleneck(next, e.cost);
-  evidence_.restart();  // the next move needs evidence about the new stripes
+  // Per-column costs do not depend on the stripes: the evidence carries
+  // over (a change of speeds restarts it, see CostEvidence::add).
   windows_since_move_ = 0;
   return d;
 }

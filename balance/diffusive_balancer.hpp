@@ -18,11 +18,15 @@
 // Whether to go: the per-column costs come with standard errors
 // (balance/cost_evidence: spread and effective sample size under
 // correlation in time). With z chosen so that all P ranks' estimates hold at
-// once (one-sided, family error kFamilyError), the gain per iteration that
-// can be counted on is
-//   gain = max_r w_r (c_r - z se_r)  -  max_r w'_r (c_r + z se_r)
-// (the slowest rank now, at its least, minus the slowest rank of the new
-// stripes, at its most). The stripes move only when gain x horizon exceeds
+// once (one-sided, family error kFamilyError) and e_P the expected largest
+// of P standard normals, the gain per iteration that can be counted on is
+//   gain = max_r w_r (c_r - z se_r)  -  max_r w'_r (c_r + e_P se_r)
+// (the slowest rank now, at its least, minus what the slowest rank of the
+// new stripes is expected to be: their estimates are equal, and the largest
+// of P errors decides). When nothing is out of balance the first term is
+// z se below the truth and the second e_P se above it: no move. And a move
+// that is worth it waits one more window when the sharper estimates would
+// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon exceeds
 // the price of a step: the measured time of the last migrations, or, before
 // any was timed, one iteration (a conservative prior). MPI wait stays the
 // evidence that the stripes are out of balance: the slowest rank by cost
@@ -87,7 +91,8 @@ struct BalanceDecision {
 
 class DiffusiveBalancer {
  public:
-  static constexpr double kFamilyError = 0.01;  // chance that some rank's estimate is off by more than z se
+  static constexpr double kFamilyError = 0.05;  // chance that some rank's estimate is off by more than z se
+  static constexpr double kChangeError = 0.001;  // chance per decision of taking noise for a change of speeds
   static constexpr double kDefaultHorizon = 100.0;
 
   explicit DiffusiveBalancer(BalancerSettings settings);
@@ -113,6 +118,10 @@ class DiffusiveBalancer {
                                        StepOutlook outlook = {});
 
  private:
+  /// Whether one more window of evidence is worth more than moving now:
+  /// sharper estimates leave less imbalance for the rest of the horizon.
+  static bool better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target, int window,
+                             int ranks);
   [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths, const std::vector<int>& target) const;
   BalancerSettings settings_;
   CostEvidence evidence_;
