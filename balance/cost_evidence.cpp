@@ -59,10 +59,37 @@ void CostEvidence::NoiseSums::add(const NoiseSums& o) {
   series += o.series;
 }
 
-CostEvidence::NoiseSums CostEvidence::segment_sums() const {
+namespace {
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  const auto mid = v.begin() + v.size() / 2;
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
+}
+
+// The series with every sample beyond kClip robust deviations of its median
+// pulled in to that bound (winsorized): a core taken away for a few
+// milliseconds makes single iterations several times slower, and one such
+// spike would otherwise dominate a mean and a variance of a few samples.
+constexpr double kClip = 3.0;
+std::vector<double> winsorized(const std::vector<double>& x) {
+  if (x.size() < 3) return x;
+  const double m = median_of(x);
+  std::vector<double> dev(x.size());
+  for (std::size_t t = 0; t < x.size(); ++t) dev[t] = std::abs(x[t] - m);
+  const double bound = kClip * 1.4826 * median_of(dev);
+  std::vector<double> out(x.size());
+  for (std::size_t t = 0; t < x.size(); ++t) out[t] = std::clamp(x[t], m - bound, m + bound);
+  return out;
+}
+}  // namespace
+
+CostEvidence::NoiseSums CostEvidence::sums_of(const Series& series) {
   NoiseSums s;
-  for (const auto& x : segment_) {
-    if (x.size() < 2) continue;
+  for (const auto& raw : series) {
+    if (raw.size() < 2) continue;
+    const std::vector<double> x = winsorized(raw);
     const double m = mean_of(x);
     if (!(m > 0.0)) continue;
     for (std::size_t t = 0; t < x.size(); ++t) {
@@ -89,13 +116,15 @@ double CostEvidence::correlation(const NoiseSums& all) const {
   return rho;
 }
 
-CostEstimate CostEvidence::estimate() const {
+CostEstimate CostEvidence::estimate() const { return estimate_of(segment_); }
+
+CostEstimate CostEvidence::estimate_of(const Series& series) const {
   CostEstimate e;
-  const int ranks = static_cast<int>(segment_.size());
-  e.samples = samples();
+  const int ranks = static_cast<int>(series.size());
+  e.samples = series.empty() ? 0 : static_cast<int>(series[0].size());
   if (e.samples == 0) return e;
   NoiseSums all = closed_;
-  all.add(segment_sums());
+  all.add(sums_of(series));
   e.correlation = correlation(all);
   const double rho = e.correlation;
   const double n = e.samples;
@@ -107,7 +136,7 @@ CostEstimate CostEvidence::estimate() const {
   e.cost.resize(ranks);
   e.error.resize(ranks);
   for (int r = 0; r < ranks; ++r) {
-    const auto& x = segment_[r];
+    const std::vector<double> x = winsorized(series[r]);
     const double m = mean_of(x);
     double own = 0.0;
     for (double v : x) own += (v / m - 1.0) * (v / m - 1.0);
@@ -128,38 +157,44 @@ CostEstimate CostEvidence::estimate() const {
 bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) {
   if (segment_.size() != per_rank.size()) segment_.assign(per_rank.size(), {});
   const std::size_t k = per_rank.empty() ? 0 : per_rank[0].size();
-  bool changed = false;
-  if (k > 0 && samples() >= 2) {
-    const CostEstimate old = estimate();
-    for (std::size_t r = 0; r < per_rank.size() && !changed; ++r) {
-      const double m_new = mean_of(per_rank[r]);
-      const double n_old = old.samples;
-      // The old mean's error, and the new window's at the same per-sample spread.
-      const double se_old = old.error[r];
-      const double se_new =
-          se_old * std::sqrt(mean_variance_factor(k, old.correlation) / mean_variance_factor(n_old, old.correlation));
-      const double gap = std::abs(m_new - old.cost[r]);
-      changed = gap > z * std::hypot(se_old, se_new) + 1e-9 * old.cost[r];
-    }
-  }
-  if (changed) {
-    // The window that reveals a change may straddle it: it belongs to
-    // neither speed, so it is dropped and the next window starts afresh.
-    restart();
-    periods_seen_ += static_cast<int>(k);
-    return true;
-  }
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
-    auto& x = segment_[r];
-    x.insert(x.end(), per_rank[r].begin(), per_rank[r].end());
-    if (static_cast<int>(x.size()) > kMaxSegment) x.erase(x.begin(), x.end() - kMaxSegment);
+    segment_[r].insert(segment_[r].end(), per_rank[r].begin(), per_rank[r].end());
   }
   periods_seen_ += static_cast<int>(k);
-  return changed;
+  // A change of speeds: the median of the newest samples (at least
+  // kChangeSamples, so that one spike is no change) is beyond z standard
+  // errors of the estimate from the samples before them, on some rank.
+  const std::size_t tail = std::max<std::size_t>(k, kChangeSamples);
+  const std::size_t n = static_cast<std::size_t>(samples());
+  bool changed = false;
+  if (k > 0 && n >= tail + 2) {
+    Series head(segment_.size());
+    for (std::size_t r = 0; r < segment_.size(); ++r) head[r].assign(segment_[r].begin(), segment_[r].end() - tail);
+    const CostEstimate old = estimate_of(head);
+    const double ratio = std::sqrt(mean_variance_factor(tail, old.correlation) /
+                                   mean_variance_factor(old.samples, old.correlation));
+    for (std::size_t r = 0; r < segment_.size() && !changed; ++r) {
+      const double m_new = median_of({segment_[r].end() - tail, segment_[r].end()});
+      // The median's error is about 1.25 times the mean's.
+      const double se_new = 1.25 * old.error[r] * ratio;
+      changed = std::abs(m_new - old.cost[r]) > z * std::hypot(old.error[r], se_new) + 1e-9 * old.cost[r];
+    }
+    if (changed) {
+      // The newest samples may straddle the change: they belong to
+      // neither speed, so they are dropped and the next window starts afresh.
+      segment_ = std::move(head);
+      restart();
+      return true;
+    }
+  }
+  for (auto& x : segment_) {
+    if (static_cast<int>(x.size()) > kMaxSegment) x.erase(x.begin(), x.end() - kMaxSegment);
+  }
+  return false;
 }
 
 void CostEvidence::restart() {
-  closed_.add(segment_sums());
+  closed_.add(sums_of(segment_));
   for (auto& x : segment_) x.clear();
 }
 

@@ -37,15 +37,19 @@ class CostEvidence {
  public:
   static constexpr int kPriorPeriods = 20;
   static constexpr double kPriorCorrelation = 0.9;
-  static constexpr int kMaxSegment = 200;  // older samples leave the mean (costs drift)
+  static constexpr int kMaxSegment = 200;    // older samples leave the mean (costs drift)
+  static constexpr int kChangeSamples = 5;   // fewest newest samples whose median can show a change
 
   explicit CostEvidence(int ranks = 0) : segment_(ranks) {}
 
   /// Appends one window: per rank, its per-column costs, oldest first (every
-  /// rank the same count). Returns true when the new window contradicts the
-  /// segment so far beyond `z` standard errors on some rank (the speeds
-  /// changed): the segment then restarts empty (this window may straddle
-  /// the change) and the next window starts it.
+  /// rank the same count). Returns true when the median of the newest
+  /// samples (the window, at least kChangeSamples) contradicts the segment
+  /// before them beyond `z` standard errors on some rank (the speeds
+  /// changed): the segment then restarts empty (those samples may straddle
+  /// the change) and the next window starts it. Samples are winsorized at 3
+  /// robust deviations of their rank's median (single slow iterations on a
+  /// shared node are spikes, not speed).
   bool add(std::span<const std::vector<double>> per_rank, double z);
   /// The stripes changed: closes the segment (its noise statistics stay).
   void restart();
@@ -58,9 +62,11 @@ class CostEvidence {
     double count = 0.0, pairs = 0.0, series = 0.0;
     void add(const NoiseSums& o);
   };
-  [[nodiscard]] NoiseSums segment_sums() const;
+  using Series = std::vector<std::vector<double>>;  // per rank, oldest first
+  [[nodiscard]] static NoiseSums sums_of(const Series& series);
   [[nodiscard]] double correlation(const NoiseSums& all) const;
-  std::vector<std::vector<double>> segment_;  // per rank
+  [[nodiscard]] CostEstimate estimate_of(const Series& series) const;
+  Series segment_;
   NoiseSums closed_;                          // of closed segments
   int periods_seen_ = 0;                      // samples per rank ever added
 };
