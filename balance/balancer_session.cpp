@@ -55,6 +55,7 @@ const BalanceDecision& BalancerSession::decide(int iteration, std::span<const Wi
     if (after_migration && s.compute.size() > 1 && s.wait.size() > 1) {
       s.compute.erase(s.compute.begin());
       s.wait.erase(s.wait.begin());
+      if (s.share.size() > 1) s.share.erase(s.share.begin());
     }
     window.push_back(std::move(s));
   }

@@ -95,8 +95,12 @@ ReadWindow read_window(std::span<const RankSamples> window, const std::vector<in
     if (k == 0 || w.compute.size() != k || w.wait.size() != k) return {{}, {}, {}, false};
     std::vector<double> cost;
     double wait = 0.0, period = 0.0;
+    // Each iteration at its own share, scaled as the window's share was
+    // (neighbours sharing a core are read at their mean share).
+    const double scale = w.core_share > 0.0 ? share[r] / w.core_share : 1.0;
     for (std::size_t t = 0; t < k; ++t) {
-      const RankWindow e = DiffusiveBalancer::effective({w.compute[t], w.wait[t]}, share[r]);
+      const double s = w.share.size() == k ? std::min(1.0, w.share[t] * scale) : share[r];
+      const RankWindow e = DiffusiveBalancer::effective({w.compute[t], w.wait[t]}, s);
       if (!(e.compute > 0.0) || !std::isfinite(e.compute) || !std::isfinite(e.wait)) return {{}, {}, {}, false};
       cost.push_back(e.compute / widths[r]);
       wait += e.wait / k;

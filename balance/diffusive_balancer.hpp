@@ -54,6 +54,7 @@ struct RankWindow {
 struct RankSamples {
   std::vector<double> compute;  // seconds computing, per iteration
   std::vector<double> wait;     // seconds blocked in MPI, per iteration
+  std::vector<double> share;    // core share per iteration (empty: core_share for every one)
   double core_share = 1.0;      // over the window (see RankWindow)
 };
 

@@ -8,6 +8,8 @@ RankSamples samples_of(std::span<const IterationTiming> window) {
   for (const auto& it : window) {
     s.compute.push_back(it.compute);
     s.wait.push_back(it.wait);
+    const double busy = it.on_cpu + it.run_delay;
+    s.share.push_back(busy > 0.0 ? it.on_cpu / busy : 1.0);
     on_cpu += it.on_cpu;
     runnable += it.on_cpu + it.run_delay;
   }

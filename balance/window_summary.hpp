@@ -16,9 +16,10 @@ struct IterationTiming {
   double run_delay = 0.0;  // seconds runnable but waiting for a core
 };
 
-/// The per-iteration compute and wait of the window, and the core share
-/// on_cpu / (on_cpu + run_delay) over it (1 where unknown). Every sample is
-/// kept: the balancer needs their spread, not only their middle.
+/// The per-iteration compute, wait and core share on_cpu / (on_cpu +
+/// run_delay) of the window, and the share over the whole window (1 where
+/// unknown). Every sample is kept: the balancer needs their spread, not only
+/// their middle (a core lost to other work for an iteration is spread).
 RankSamples samples_of(std::span<const IterationTiming> window);
 
 }  // namespace npblu

@@ -8,9 +8,9 @@ namespace npblu {
 
 namespace {
 // One rank's report as doubles: [k, compute x every, wait x every, core
-// share, migration seconds] (unused sample slots are zero).
+// share, migration seconds, share x every] (unused sample slots are zero).
 std::vector<double> pack(const RankSamples& s, double migration_seconds, int every) {
-  std::vector<double> v(2 * every + 3, 0.0);
+  std::vector<double> v(3 * every + 3, 0.0);
   const int k = std::min<int>(every, static_cast<int>(s.compute.size()));
   v[0] = k;
   // The newest samples when the window is longer than a decision's.
@@ -18,6 +18,7 @@ std::vector<double> pack(const RankSamples& s, double migration_seconds, int eve
   for (int t = 0; t < k; ++t) {
     v[1 + t] = s.compute[skip + t];
     v[1 + every + t] = s.wait[skip + t];
+    v[3 + 2 * every + t] = s.share.size() == s.compute.size() ? s.share[skip + t] : s.core_share;
   }
   v[1 + 2 * every] = s.core_share;
   v[2 + 2 * every] = migration_seconds;
@@ -31,6 +32,7 @@ WindowReport unpack(const double* v, int every) {
   r.samples.wait.assign(v + 1 + every, v + 1 + every + k);
   r.samples.core_share = v[1 + 2 * every];
   r.migration_seconds = v[2 + 2 * every];
+  r.samples.share.assign(v + 3 + 2 * every, v + 3 + 2 * every + k);
   return r;
 }
 }  // namespace
