@@ -199,7 +199,11 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, expected_largest_normal(ranks), +1.0);
   const double period = *std::max_element(w.period.begin(), w.period.end());
   d.price = outlook.price > 0.0 ? outlook.price : period;
-  d.horizon = outlook.horizon > 0.0 ? outlook.horizon : kDefaultHorizon;
+  // Speeds seen unchanged for m iterations are expected to hold for about m
+  // more (a core lost to another job for a while is not a slow rank for
+  // the rest of the run): the gain is counted over no more than that.
+  d.horizon = std::min(outlook.horizon > 0.0 ? outlook.horizon : kDefaultHorizon,
+                       static_cast<double>(std::max<int>(e.samples, w.cost[0].size())));
   const double most_waiting = *std::max_element(w.wait.begin(), w.wait.end());
   const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
   const bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;

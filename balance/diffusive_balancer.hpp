@@ -28,7 +28,10 @@
 // that is worth it waits one more window when the sharper estimates would
 // leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon exceeds
 // the price of a step: the measured time of the last migrations, or, before
-// any was timed, one iteration (a conservative prior). MPI wait stays the
+// any was timed, one iteration (a conservative prior). The horizon is the
+// iterations that remain, but no more than the speeds have been seen
+// unchanged (what has held for m iterations is expected to hold for about m
+// more: a transient is not a slow rank for the rest of the run). MPI wait stays the
 // evidence that the stripes are out of balance: the slowest rank by cost
 // must also wait less than the most waiting rank by `threshold` of an
 // iteration.

@@ -115,15 +115,20 @@ TEST(DiffusiveBalancer, BalancedOrUnconfirmedByWaitsDoesNothing) {
 
 TEST(DiffusiveBalancer, AStepMustPayItsPrice) {
   // 2 ranks, 20 columns each, rank 1 10% slower: the best split (21, 19)
-  // gains 1 s per iteration. Over 5 iterations that does not pay a 10 s
-  // step; over 200 it does.
+  // gains 1 s per iteration. Over 5 iterations that does not pay a 9 s
+  // step; over 200 it does, once the speeds have held long enough to be
+  // expected to last 10 iterations (the horizon is at most the samples
+  // seen since the speeds last changed).
   const Partition p = Partition::equal({1, 41}, 2);
   const std::vector<double> cost{1.0, 1.1};
   DiffusiveBalancer short_run(settings()), long_run(settings());
-  EXPECT_EQ(short_run.decide(p, window_for(p, cost), {10.0, 5.0}).moved_columns, 0);
-  const auto d = long_run.decide(p, window_for(p, cost), {10.0, 200.0});
-  EXPECT_EQ(d.moved_columns, 1);
-  EXPECT_GT(d.gain * 200.0, 10.0);
+  for (int w = 0; w < 5; ++w) EXPECT_EQ(short_run.decide(p, window_for(p, cost), {9.0, 5.0}).moved_columns, 0);
+  const auto first = long_run.decide(p, window_for(p, cost), {9.0, 200.0});
+  EXPECT_EQ(first.moved_columns, 0);  // 5 iterations of evidence: a horizon of 5
+  EXPECT_DOUBLE_EQ(first.horizon, 5.0);
+  const auto d = long_run.decide(p, window_for(p, cost), {9.0, 200.0});
+  EXPECT_EQ(d.moved_columns, 1);  // 10 iterations of evidence: 10 s gained
+  EXPECT_GT(d.gain * d.horizon, 9.0);
   // Unmeasured price: one iteration (22 s here) is the prior.
   DiffusiveBalancer prior(settings());
   EXPECT_EQ(prior.decide(p, window_for(p, cost), {0.0, 20.0}).moved_columns, 0);
