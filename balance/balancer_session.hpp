@@ -17,13 +17,13 @@ namespace npblu {
 
 /// One rank's report of one window, as every rank receives it.
 struct WindowReport {
-  RankSamples samples;              // per iteration of the window
-  double migration_seconds = 0.0;   // this rank's time applying the last step (0: none since)
+  RankSamples samples;             // per iteration of the window
+  double migration_seconds = 0.0;  // this rank's time applying the last step (0: none since)
 };
 
 /// One decision that moved columns, as the log keeps it.
 struct DecisionRecord {
-  int iteration = 0;      // after this iteration
+  int iteration = 0;       // after this iteration
   std::vector<int> moves;  // per boundary, as BalanceDecision::moves
   int moved_columns = 0;
   // Imbalance, slowest rank's compute over the mean: predicted at the
@@ -79,7 +79,8 @@ class BalancerSession {
   std::vector<DecisionRecord> log_;
   std::vector<double> prices_;
   int decisions_ = 0, moved_columns_ = 0;
-  bool awaiting_outcome_ = false;  // the last decision moved: its price and outcome come with the next reports
+  bool awaiting_outcome_ =
+      false;  // the last decision moved: its price and outcome come with the next reports
 };
 
 /// Slowest rank's compute over the mean, from the reports' totals (0 if none).

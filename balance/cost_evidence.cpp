@@ -39,7 +39,8 @@ double CostEstimate::effective_samples() const {
 
 double CostEstimate::error_ratio_after(int more) const {
   if (samples < 1) return 1.0;
-  return std::sqrt(mean_variance_factor(samples + more, correlation) / mean_variance_factor(samples, correlation));
+  return std::sqrt(mean_variance_factor(samples + more, correlation) /
+                   mean_variance_factor(samples, correlation));
 }
 
 double normal_quantile_upper(double p) {
@@ -130,7 +131,8 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
   const double n = e.samples;
   const double dof = all.count - all.series;
   const double pooled = dof > 0.0 ? all.squares / dof : std::numeric_limits<double>::infinity();
-  const double pooled_sigma2 = pooled * variance_correction(all.series > 0 ? all.count / all.series : 1.0, rho);
+  const double pooled_sigma2 =
+      pooled * variance_correction(all.series > 0 ? all.count / all.series : 1.0, rho);
   const double mean_factor = mean_variance_factor(n, rho);
   e.spread = std::sqrt(pooled_sigma2);
   e.cost.resize(ranks);
@@ -148,8 +150,8 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
     const bool noisier = n > 2 && own > pooled_sigma2 * (1.0 + 3.0 * std::sqrt(2.0 / (n - 1.0)));
     const double sigma2 = noisier ? own : pooled_sigma2;  // infinite with no spread measured yet
     e.cost[r] = m;
-    e.error[r] = std::isfinite(sigma2) ? m * std::sqrt(sigma2 * mean_factor)
-                                       : std::numeric_limits<double>::infinity();
+    e.error[r] =
+        std::isfinite(sigma2) ? m * std::sqrt(sigma2 * mean_factor) : std::numeric_limits<double>::infinity();
   }
   return e;
 }
@@ -169,7 +171,8 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
   bool changed = false;
   if (k > 0 && n >= tail + 2) {
     Series head(segment_.size());
-    for (std::size_t r = 0; r < segment_.size(); ++r) head[r].assign(segment_[r].begin(), segment_[r].end() - tail);
+    for (std::size_t r = 0; r < segment_.size(); ++r)
+      head[r].assign(segment_[r].begin(), segment_[r].end() - tail);
     const CostEstimate old = estimate_of(head);
     const double ratio = std::sqrt(mean_variance_factor(tail, old.correlation) /
                                    mean_variance_factor(old.samples, old.correlation));

@@ -37,8 +37,8 @@ class CostEvidence {
  public:
   static constexpr int kPriorPeriods = 20;
   static constexpr double kPriorCorrelation = 0.9;
-  static constexpr int kMaxSegment = 200;    // older samples leave the mean (costs drift)
-  static constexpr int kChangeSamples = 5;   // fewest newest samples whose median can show a change
+  static constexpr int kMaxSegment = 200;   // older samples leave the mean (costs drift)
+  static constexpr int kChangeSamples = 5;  // fewest newest samples whose median can show a change
 
   explicit CostEvidence(int ranks = 0) : segment_(ranks) {}
 
@@ -67,8 +67,8 @@ class CostEvidence {
   [[nodiscard]] double correlation(const NoiseSums& all) const;
   [[nodiscard]] CostEstimate estimate_of(const Series& series) const;
   Series segment_;
-  NoiseSums closed_;                          // of closed segments
-  int periods_seen_ = 0;                      // samples per rank ever added
+  NoiseSums closed_;      // of closed segments
+  int periods_seen_ = 0;  // samples per rank ever added
 };
 
 /// The z with P(N(0,1) > z) = p, for 0 < p < 0.5.

@@ -32,7 +32,8 @@ void validate(const BalancerSettings& s) {
   if (!(s.damping > 0.0 && s.damping <= 1.0))
     throw std::invalid_argument("damping must be in (0, 1]" + got(s.damping));
   if (s.min_width < 1) throw std::invalid_argument("min_width must be at least 1" + got(s.min_width));
-  if (s.persistence < 1) throw std::invalid_argument("persistence must be at least 1 window" + got(s.persistence));
+  if (s.persistence < 1)
+    throw std::invalid_argument("persistence must be at least 1 window" + got(s.persistence));
 }
 
 DiffusiveBalancer::DiffusiveBalancer(BalancerSettings settings) : settings_(settings) { validate(settings_); }
@@ -101,7 +102,8 @@ ReadWindow read_window(std::span<const RankSamples> window, const std::vector<in
     for (std::size_t t = 0; t < k; ++t) {
       const double s = w.share.size() == k ? std::min(1.0, w.share[t] * scale) : share[r];
       const RankWindow e = DiffusiveBalancer::effective({w.compute[t], w.wait[t]}, s);
-      if (!(e.compute > 0.0) || !std::isfinite(e.compute) || !std::isfinite(e.wait)) return {{}, {}, {}, false};
+      if (!(e.compute > 0.0) || !std::isfinite(e.compute) || !std::isfinite(e.wait))
+        return {{}, {}, {}, false};
       cost.push_back(e.compute / widths[r]);
       wait += e.wait / k;
       period += (e.compute + e.wait) / k;

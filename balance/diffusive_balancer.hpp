@@ -26,14 +26,12 @@
 // of P errors decides). When nothing is out of balance the first term is
 // z se below the truth and the second e_P se above it: no move. And a move
 // that is worth it waits one more window when the sharper estimates would
-// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon exceeds
-// the price of a step: the measured time of the last migrations, or, before
-// any was timed, one iteration (a conservative prior). The horizon is the
-// iterations that remain, but no more than the speeds have been seen
-// unchanged (what has held for m iterations is expected to hold for about m
-// more: a transient is not a slow rank for the rest of the run). MPI wait stays the
-// evidence that the stripes are out of balance: the slowest rank by cost
-// must also wait less than the most waiting rank by `threshold` of an
+// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon
+// exceeds the price of a step: the measured time of the last migrations, or, before any was timed, one
+// iteration (a conservative prior). The horizon is the iterations that remain, but no more than the speeds
+// have been seen unchanged (what has held for m iterations is expected to hold for about m more: a transient
+// is not a slow rank for the rest of the run). MPI wait stays the evidence that the stripes are out of
+// balance: the slowest rank by cost must also wait less than the most waiting rank by `threshold` of an
 // iteration.
 //
 // Pure arithmetic on measurements every rank holds identically (they are
@@ -71,8 +69,9 @@ struct BalancerSettings {
 
 /// What the stripes are worth moving for: the caller's knowledge.
 struct StepOutlook {
-  double price = 0.0;    // seconds one step costs (measured); <= 0: not measured yet (prior: one iteration)
-  double horizon = 0.0;  // iterations the new stripes would serve (the rest of the run); <= 0: kDefaultHorizon
+  double price = 0.0;  // seconds one step costs (measured); <= 0: not measured yet (prior: one iteration)
+  double horizon =
+      0.0;  // iterations the new stripes would serve (the rest of the run); <= 0: kDefaultHorizon
 };
 
 struct BalanceDecision {
@@ -84,18 +83,18 @@ struct BalanceDecision {
   // ranks (LAMMPS-style imbalance before/after: max / mean). Zero when no
   // usable costs.
   double predicted_before = 0.0, predicted_after = 0.0, predicted_mean = 0.0;
-  double gain = 0.0;         // seconds per iteration counted on (net of uncertainty; may be negative)
-  double price = 0.0;        // seconds the step was priced at
-  double horizon = 0.0;      // iterations the gain was counted over
-  double z = 0.0;            // standard errors every estimate was allowed
-  double correlation = 0.0;  // lag-1 autocorrelation of the noise used
-  double spread = 0.0;       // relative standard deviation of one iteration's cost
+  double gain = 0.0;            // seconds per iteration counted on (net of uncertainty; may be negative)
+  double price = 0.0;           // seconds the step was priced at
+  double horizon = 0.0;         // iterations the gain was counted over
+  double z = 0.0;               // standard errors every estimate was allowed
+  double correlation = 0.0;     // lag-1 autocorrelation of the noise used
+  double spread = 0.0;          // relative standard deviation of one iteration's cost
   bool speeds_changed = false;  // the new window contradicted the evidence: it restarted
 };
 
 class DiffusiveBalancer {
  public:
-  static constexpr double kFamilyError = 0.05;  // chance that some rank's estimate is off by more than z se
+  static constexpr double kFamilyError = 0.05;   // chance that some rank's estimate is off by more than z se
   static constexpr double kChangeError = 0.001;  // chance per decision of taking noise for a change of speeds
   static constexpr double kDefaultHorizon = 100.0;
 
@@ -126,7 +125,8 @@ class DiffusiveBalancer {
   /// sharper estimates leave less imbalance for the rest of the horizon.
   static bool better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target, int window,
                              int ranks);
-  [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths, const std::vector<int>& target) const;
+  [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
+                                             const std::vector<int>& target) const;
   BalancerSettings settings_;
   CostEvidence evidence_;
   int windows_since_move_ = 0;

@@ -28,7 +28,7 @@ struct npblu_balancer {
   int rank = 0;
   npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
   std::vector<npblu::IterationTiming> window;
-  int fed = 0;  // feeds so far: the horizon of a step is as many again
+  int fed = 0;           // feeds so far: the horizon of a step is as many again
   std::string bad_feed;  // why a feed of this window was refused ("" if none)
   npblu::RunQueueClock clock;
   npblu::RunQueueClock::Reading last_reading;
@@ -37,9 +37,7 @@ struct npblu_balancer {
 
   npblu_balancer(npblu::Communicator c, const npblu::BalancerSettings& s, const npblu::Partition& start,
                  bool read_core_share)
-      : comm(std::move(c)),
-        balancer(s, start, comm.get()),
-        core_share(read_core_share) {
+      : comm(std::move(c)), balancer(s, start, comm.get()), core_share(read_core_share) {
     MPI_Comm_rank(comm.get(), &rank);
     if (core_share) last_reading = clock.read();
   }
@@ -270,7 +268,8 @@ int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* c
   const npblu::BalancerSession& session = h->balancer.session();
   // Timed: the price of the next step is what moving the caller's arrays cost.
   h->balancer.timed_apply([&] {
-    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(), npblu::kTagColumnMigration);
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(),
+                        npblu::kTagColumnMigration);
   });
   return NPBLU_OK;
 }

@@ -220,9 +220,10 @@ int main(int argc, char** argv) {
           "imbalance (compute max/mean) first %d iterations %.3f, last %d %.3f; model ran in %.3f s\n",
           c.settings.every, r.history.window_imbalance(0, c.settings.every), c.settings.every,
           r.history.window_imbalance(c.iterations - c.settings.every, c.iterations), wall);
-      std::printf("bottleneck ratio (max width/speed over the best partition's) first %.3f, worst after "
-                  "iteration 20 %.3f, final %.3f\n",
-                  r.bottleneck_ratio.front(), worst_from(r.bottleneck_ratio, 20), r.bottleneck_ratio.back());
+      std::printf(
+          "bottleneck ratio (max width/speed over the best partition's) first %.3f, worst after "
+          "iteration 20 %.3f, final %.3f\n",
+          r.bottleneck_ratio.front(), worst_from(r.bottleneck_ratio, 20), r.bottleneck_ratio.back());
       if (c.ranks <= 16) {
         std::printf("%6s %8s %12s %12s\n", "rank", "columns", "compute s", "wait s");
         for (int q = 0; q < c.ranks; ++q)

@@ -83,12 +83,13 @@ class Noise {
 
 // Seconds a step from `before` to `after` costs (see SimConfig).
 double migration_seconds(const SimConfig& c, const Partition& before, const Partition& after) {
-  const double column = (c.cost.lower + c.cost.upper + c.cost.rhs + c.cost.update) * (c.grid.nx - 2.0) *
-                        (c.grid.nz - 2.0);
+  const double column =
+      (c.cost.lower + c.cost.upper + c.cost.rhs + c.cost.update) * (c.grid.nx - 2.0) * (c.grid.nz - 2.0);
   int widest = 0, changed_owner = 0;
   for (int r = 0; r < before.ranks(); ++r) {
     widest = std::max({widest, before[r].width(), after[r].width()});
-    const int kept = std::max(0, std::min(before[r].end, after[r].end) - std::max(before[r].begin, after[r].begin));
+    const int kept =
+        std::max(0, std::min(before[r].end, after[r].end) - std::max(before[r].begin, after[r].begin));
     changed_owner += before[r].width() - kept;
   }
   return c.migration_iterations * column * widest + c.migration_column_seconds * changed_owner;

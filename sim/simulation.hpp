@@ -31,9 +31,9 @@ struct SimConfig {
   int iterations = 250;
   BalanceMode balance = BalanceMode::off;
   BalancerSettings settings{};
-  std::vector<int> columns;  // starting widths (empty: equal, or from speeds when fixed)
-  SpeedSchedule speeds{};    // empty: every rank at 1
-  double noise = 0.0;        // relative standard deviation of a rank's compute, per iteration
+  std::vector<int> columns;        // starting widths (empty: equal, or from speeds when fixed)
+  SpeedSchedule speeds{};          // empty: every rank at 1
+  double noise = 0.0;              // relative standard deviation of a rank's compute, per iteration
   double noise_correlation = 0.0;  // lag-1 autocorrelation of each rank's noise in time (AR(1)), [0, 1)
   std::uint64_t seed = 1;
   CostModel cost{};
@@ -55,7 +55,7 @@ struct SimResult {
   int migrated_columns = 0;            // columns that changed owner (what migration sends)
   std::vector<BalanceMove> moves;
   std::vector<int> final_columns;
-  std::vector<double> bottleneck_ratio;  // per iteration: max_r width_r / speed_r over the best partition's
+  std::vector<double> bottleneck_ratio;   // per iteration: max_r width_r / speed_r over the best partition's
   std::vector<DecisionRecord> decisions;  // the session's log: the steps that moved columns
 };
 

@@ -71,7 +71,8 @@ static void test_bad_inputs(void) {
     char message[256] = "";
     npblu_balancer* h = NULL;
     npblu_balancer_create(&h, MPI_COMM_WORLD, 100, NULL, NULL, &s, message, (int)sizeof message);
-    CHECK(strstr(message, "every must be at least 1") && !strstr(message, "--balance"), "every 0: '%s'", message);
+    CHECK(strstr(message, "every must be at least 1") && !strstr(message, "--balance"), "every 0: '%s'",
+          message);
   }
   npblu_balance_settings_default(&s);
   s.damping = 1.5;

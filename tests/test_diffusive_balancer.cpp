@@ -122,7 +122,8 @@ TEST(DiffusiveBalancer, AStepMustPayItsPrice) {
   const Partition p = Partition::equal({1, 41}, 2);
   const std::vector<double> cost{1.0, 1.1};
   DiffusiveBalancer short_run(settings()), long_run(settings());
-  for (int w = 0; w < 5; ++w) EXPECT_EQ(short_run.decide(p, window_for(p, cost), {9.0, 5.0}).moved_columns, 0);
+  for (int w = 0; w < 5; ++w)
+    EXPECT_EQ(short_run.decide(p, window_for(p, cost), {9.0, 5.0}).moved_columns, 0);
   const auto first = long_run.decide(p, window_for(p, cost), {9.0, 200.0});
   EXPECT_EQ(first.moved_columns, 0);  // 5 iterations of evidence: a horizon of 5
   EXPECT_DOUBLE_EQ(first.horizon, 5.0);
@@ -287,7 +288,7 @@ TEST(CostEvidence, CorrelationShrinksTheEffectiveSampleSize) {
     if (rho == 0.0) {
       EXPECT_NEAR(e.error[0], independent_error, 0.5 * independent_error);
     } else {
-      EXPECT_GT(e.error[0], 3.0 * independent_error);     // (1.9 / 0.1)^0.5 = 4.4 in theory
+      EXPECT_GT(e.error[0], 3.0 * independent_error);  // (1.9 / 0.1)^0.5 = 4.4 in theory
       EXPECT_LT(e.effective_samples(), 200.0 * 0.2);
     }
   }
@@ -296,7 +297,8 @@ TEST(CostEvidence, CorrelationShrinksTheEffectiveSampleSize) {
 TEST(CostEvidence, ShortSeriesAreNotOverTrusted) {
   // Before kPriorPeriods samples the correlation is assumed high.
   CostEvidence evidence(2);
-  evidence.add(std::vector<std::vector<double>>{{1.0, 1.01, 0.99, 1.0, 1.02}, {1.0, 0.98, 1.0, 1.01, 1.0}}, 100.0);
+  evidence.add(std::vector<std::vector<double>>{{1.0, 1.01, 0.99, 1.0, 1.02}, {1.0, 0.98, 1.0, 1.01, 1.0}},
+               100.0);
   EXPECT_GE(evidence.estimate().correlation, CostEvidence::kPriorCorrelation);
 }
 

@@ -93,7 +93,9 @@ std::string one_slow(int ranks, int at) {
 
 }  // namespace
 
-TEST(SimulationBottleneck, SlowRankFivePercentNoiseSixtyFourRanks) { expect_bar(64, one_slow(64, 32), 0.05, 0.0, 1.05); }
+TEST(SimulationBottleneck, SlowRankFivePercentNoiseSixtyFourRanks) {
+  expect_bar(64, one_slow(64, 32), 0.05, 0.0, 1.05);
+}
 
 TEST(SimulationBottleneck, RampTenPercentNoiseSixtyFourRanks) {
   std::vector<double> v(64);

@@ -50,7 +50,8 @@ const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const
   migration_seconds_ = 0.0;
   std::vector<WindowReport> reports;
   reports.reserve(ranks);
-  for (int r = 0; r < ranks; ++r) reports.push_back(unpack(all.data() + static_cast<std::size_t>(r) * n, every));
+  for (int r = 0; r < ranks; ++r)
+    reports.push_back(unpack(all.data() + static_cast<std::size_t>(r) * n, every));
   return session_.decide(iteration, reports, remaining);
 }
 

@@ -23,7 +23,8 @@ class RuntimeBalancing {
 
   /// Collective; the solver's RebalanceHook: decides, and migrates the
   /// solver's state itself when the stripes move (so the price is timed).
-  void step(int iteration, const Partition& current, std::span<const IterationRecord> window, LuSolver& solver);
+  void step(int iteration, const Partition& current, std::span<const IterationRecord> window,
+            LuSolver& solver);
 
   [[nodiscard]] int steps() const { return balancer_.session().steps(); }
   [[nodiscard]] int moved_columns() const { return balancer_.session().moved_columns(); }
