@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -11,29 +11,29 @@
 namespace npblu {
 
 namespace {
-// Imbalance, in columns, below which a boundary stays put: per-iteration
-// timings on a shared node jitter by several percent, i.e. about a column.
-constexpr double kDeadBand = 1.5;
-// How far host jitter on a shared machine moves the equalising shift, as a
-// fraction of the pair's columns (measured: up to 0.085 for tens of iterations).
-constexpr double kJitterFraction = 0.1;
-// Floor of a boundary's adaptive gain: even a boundary that keeps reversing
-// can still follow a real change, at an eighth of the speed.
-constexpr double kMinimumGain = 0.125;
 // A rank that gets less of its core than kSharedCore is time-sharing it;
 // one that gets more than kWholeCore has it to itself.
 constexpr double kSharedCore = 0.8;
 constexpr double kWholeCore = 0.9;
+
+std::string got(double v) {
+  std::string s = std::to_string(v);
+  while (s.size() > 1 && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return ", got " + s;
+}
 }  // namespace
 
 void validate(const BalancerSettings& s) {
-  if (s.every < 1) throw std::invalid_argument("--balance-every must be at least 1");
+  if (s.every < 1) throw std::invalid_argument("every must be at least 1" + got(s.every));
   if (!(s.threshold >= 0.0) || !std::isfinite(s.threshold)) {
-    throw std::invalid_argument("--balance-threshold must be a non-negative number");
+    throw std::invalid_argument("threshold must be a non-negative number" + got(s.threshold));
   }
   if (!(s.damping > 0.0 && s.damping <= 1.0))
-    throw std::invalid_argument("--balance-damping must be in (0, 1]");
-  if (s.persistence < 1) throw std::invalid_argument("balancer persistence must be at least 1 window");
+    throw std::invalid_argument("damping must be in (0, 1]" + got(s.damping));
+  if (s.min_width < 1) throw std::invalid_argument("min_width must be at least 1" + got(s.min_width));
+  if (s.persistence < 1)
+    throw std::invalid_argument("persistence must be at least 1 window" + got(s.persistence));
 }
 
 DiffusiveBalancer::DiffusiveBalancer(BalancerSettings settings) : settings_(settings) { validate(settings_); }
@@ -55,14 +55,16 @@ double DiffusiveBalancer::equalising_shift(int width_r, const RankWindow& r, int
   return (width_r * cost_r - width_next * cost_next) / (cost_r + cost_next);
 }
 
-std::vector<RankWindow> DiffusiveBalancer::effective_windows(std::span<const RankWindow> measured) {
-  // Neighbours that all get only part of a core are most likely sharing
-  // one: each one's share is then set by the others' load (the busier one
-  // gets more), so it says nothing about their relative speed, and
-  // following it would feed back. Such a run of ranks is read at one share.
-  const int ranks = static_cast<int>(measured.size());
+namespace {
+
+// Neighbours that all get only part of a core are most likely sharing one:
+// each one's share is then set by the others' load (the busier one gets
+// more), so it says nothing about their relative speed, and following it
+// would feed back. Such a run of ranks is read at one share.
+std::vector<double> shares_of(std::span<const RankSamples> window) {
+  const int ranks = static_cast<int>(window.size());
   std::vector<double> share(ranks);
-  for (int r = 0; r < ranks; ++r) share[r] = measured[r].core_share;
+  for (int r = 0; r < ranks; ++r) share[r] = window[r].core_share;
   for (int first = 0; first < ranks;) {
     int last = first;
     while (last + 1 < ranks && share[first] < kSharedCore && share[last + 1] < kSharedCore) ++last;
@@ -74,153 +76,155 @@ std::vector<RankWindow> DiffusiveBalancer::effective_windows(std::span<const Ran
     }
     first = last + 1;
   }
-  std::vector<RankWindow> out(ranks);
-  for (int r = 0; r < ranks; ++r) out[r] = effective(measured[r], share[r]);
+  return share;
+}
+
+// The window read at each rank's core share: per-column costs per
+// iteration, and per rank the mean wait and mean iteration time.
+struct ReadWindow {
+  std::vector<std::vector<double>> cost;
+  std::vector<double> wait, period;
+  bool usable = true;
+};
+
+ReadWindow read_window(std::span<const RankSamples> window, const std::vector<int>& widths) {
+  const std::vector<double> share = shares_of(window);
+  const std::size_t k = window[0].compute.size();
+  ReadWindow out;
+  for (std::size_t r = 0; r < window.size(); ++r) {
+    const RankSamples& w = window[r];
+    if (k == 0 || w.compute.size() != k || w.wait.size() != k) return {{}, {}, {}, false};
+    std::vector<double> cost;
+    double wait = 0.0, period = 0.0;
+    // Each iteration at its own share, scaled as the window's share was
+    // (neighbours sharing a core are read at their mean share).
+    const double scale = w.core_share > 0.0 ? share[r] / w.core_share : 1.0;
+    for (std::size_t t = 0; t < k; ++t) {
+      const double s = w.share.size() == k ? std::min(1.0, w.share[t] * scale) : share[r];
+      const RankWindow e = DiffusiveBalancer::effective({w.compute[t], w.wait[t]}, s);
+      if (!(e.compute > 0.0) || !std::isfinite(e.compute) || !std::isfinite(e.wait))
+        return {{}, {}, {}, false};
+      cost.push_back(e.compute / widths[r]);
+      wait += e.wait / k;
+      period += (e.compute + e.wait) / k;
+    }
+    out.cost.push_back(std::move(cost));
+    out.wait.push_back(wait);
+    out.period.push_back(period);
+  }
   return out;
 }
 
-namespace {
-
-// The balance of one candidate target, judged on the whole chain.
-struct Assessment {
-  std::vector<double> cost;  // seconds per column over the window, per rank
-  std::vector<int> target;   // best whole-column widths nearest the current ones
-  double now = 0.0;          // slowest rank's predicted compute, current stripes
-  double best = 0.0;         // the same for the target
-  double mean = 0.0;         // mean compute over ranks (the same for any stripes)
-  double excess = 0.0;       // columns' worth of time the slowest rank would lose
-  bool waits_agree = false;  // the slowest rank by cost waits measurably less than the most waiting rank
-};
-
-// Costs and waits averaged over `windows`; nullopt when some rank measured no compute.
-std::optional<Assessment> assess(const std::vector<int>& widths,
-                                 std::span<const std::vector<RankWindow>> windows, double threshold,
-                                 int min_width) {
-  const int ranks = static_cast<int>(widths.size());
-  std::vector<double> cost(ranks, 0.0), wait(ranks, 0.0);
-  double window_time = 0.0;
-  for (const auto& w : windows) {
-    for (int r = 0; r < ranks; ++r) {
-      cost[r] += w[r].compute / windows.size();
-      wait[r] += w[r].wait / windows.size();
-    }
+// The slowest rank's time per iteration for `widths` at costs `cost +
+// sign * z * error` (infinite errors give -inf or +inf).
+double bound(const std::vector<int>& widths, const CostEstimate& e, double z, double sign) {
+  double worst = -std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < widths.size(); ++r) {
+    const double c = std::isfinite(e.error[r]) ? e.cost[r] + sign * z * e.error[r]
+                                               : sign * std::numeric_limits<double>::infinity();
+    worst = std::max(worst, widths[r] * c);
   }
-  for (int r = 0; r < ranks; ++r) {
-    window_time = std::max(window_time, cost[r] + wait[r]);
-    if (!(cost[r] > 0.0) || !std::isfinite(cost[r])) return std::nullopt;
-    cost[r] /= widths[r];
-  }
-  Assessment a;
-  a.cost = cost;
-  a.target = best_widths_near(cost, widths, min_width);
-  a.now = bottleneck(widths, cost);
-  a.best = bottleneck(a.target, cost);
-  int slowest = 0;
-  for (int r = 0; r < ranks; ++r) {
-    a.mean += widths[r] * cost[r] / ranks;
-    if (widths[r] * cost[r] > widths[slowest] * cost[slowest]) slowest = r;
-  }
-  a.excess = widths[slowest] * (1.0 - a.best / a.now);
-  const double most_waiting = *std::max_element(wait.begin(), wait.end());
-  a.waits_agree = most_waiting - wait[slowest] > threshold * window_time;
-  return a;
+  return worst;
 }
+
+// E[max of n standard normals] (Blom's approximation).
+double expected_largest_normal(int n) { return normal_quantile_upper(1.0 - (n - 0.375) / (n + 0.25)); }
 
 }  // namespace
 
-BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<const RankWindow> measured) {
+bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target,
+                                       int window, int ranks) {
+  // Stripes set from estimates are off by about the largest of P errors:
+  // e_P se. One more window shrinks every error; waiting for it costs one
+  // window of the expected gain, and pays for the rest of the horizon.
+  double relative = 0.0;
+  for (int r = 0; r < ranks; ++r) relative += e.error[r] / e.cost[r] / ranks;
+  if (!std::isfinite(relative)) return false;
+  const double e_p = expected_largest_normal(ranks);
+  const double expected_gain = d.predicted_before - t_target * (1.0 + e_p * relative);
+  const double sharper = t_target * e_p * relative * (1.0 - e.error_ratio_after(window));
+  return (d.horizon - window) * sharper > window * expected_gain;
+}
+
+std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
+                                                const std::vector<int>& target) const {
+  // One fraction of the way for every cut: neighbouring boundaries never
+  // step by different fractions.
+  std::vector<int> next(widths.size());
+  int cut = 0, target_cut = 0, previous_cut = 0;
+  bool moved = false;
+  for (std::size_t r = 0; r + 1 < widths.size(); ++r) {
+    cut += widths[r];
+    target_cut += target[r];
+    const int new_cut = cut + static_cast<int>(std::lround(settings_.damping * (target_cut - cut)));
+    moved = moved || new_cut != cut;
+    next[r] = new_cut - previous_cut;
+    previous_cut = new_cut;
+  }
+  next.back() = target_cut + target.back() - previous_cut;
+  // Rounding can squeeze a stripe below the minimum, and a step too small
+  // to move a whole column is no step: then the target itself.
+  const bool narrow = std::any_of(next.begin(), next.end(), [&](int w) { return w < settings_.min_width; });
+  return narrow || !moved ? target : next;
+}
+
+BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<const RankSamples> window,
+                                          StepOutlook outlook) {
   const int ranks = current.ranks();
-  if (static_cast<int>(measured.size()) != ranks) throw std::invalid_argument("one window per rank needed");
+  if (static_cast<int>(window.size()) != ranks) throw std::invalid_argument("one window per rank needed");
   const std::vector<int> widths = current.widths();
-  BalanceDecision none{current, std::vector<int>(std::max(0, ranks - 1), 0), 0};
-  if (ranks < 2) return none;
-  boundary_.resize(ranks - 1);
-  evidence_.push_back(effective_windows(measured));
-  while (static_cast<int>(evidence_.size()) > 2 * settings_.persistence) evidence_.pop_front();
+  BalanceDecision d{current, std::vector<int>(std::max(0, ranks - 1), 0)};
+  if (ranks < 2) return d;
+  const ReadWindow w = read_window(window, widths);
+  if (!w.usable) return d;
+  d.z = normal_quantile_upper(kFamilyError / ranks);
+  // A change of speeds must be clear on some rank beyond all ranks' noise
+  // in both directions, at a far smaller error: a false alarm throws the
+  // evidence away.
+  d.speeds_changed = evidence_.add(w.cost, normal_quantile_upper(kChangeError / (2.0 * ranks)));
+  windows_since_move_ = d.speeds_changed ? 0 : windows_since_move_ + 1;
+  if (evidence_.samples() == 0) return d;
+  const CostEstimate e = evidence_.estimate();
+  d.correlation = e.correlation;
+  d.spread = e.spread;
 
-  // Host jitter on a shared machine moves a pair's balance by up to a tenth
-  // of its columns for tens of iterations: the evidence needed grows as the
-  // imbalance shrinks, from one window (gross) to 2 x persistence.
-  const double jitter = kJitterFraction * 2.0 * current.interior().width() / ranks;
-  const std::vector<std::vector<RankWindow>> windows(evidence_.begin(), evidence_.end());
-  std::optional<Assessment> chosen;
-  for (int m = 1; m <= static_cast<int>(windows.size()); ++m) {
-    const auto recent = std::span(windows).last(m);
-    auto a = assess(widths, recent, settings_.threshold, settings_.min_width);
-    if (!a) return none;
-    if (m == 1) {
-      none.predicted_before = none.predicted_after = a->now;
-      none.predicted_mean = a->mean;
-    }
-    if (a->excess < kDeadBand || !a->waits_agree) continue;
-    const int required = std::clamp(static_cast<int>(std::lround(settings_.persistence * jitter / a->excess)),
-                                    1, 2 * settings_.persistence);
-    if (m >= required) {
-      chosen = std::move(a);
-      break;
-    }
+  const std::vector<int> target = best_widths_near(e.cost, widths, settings_.min_width);
+  int slowest = 0;
+  for (int r = 0; r < ranks; ++r) {
+    d.predicted_mean += widths[r] * e.cost[r] / ranks;
+    if (widths[r] * e.cost[r] > widths[slowest] * e.cost[slowest]) slowest = r;
   }
-  if (!chosen) return none;
+  d.predicted_before = d.predicted_after = bottleneck(widths, e.cost);
+  // The slowest rank now is confirmed only beyond what the largest of P
+  // noisy estimates would show by chance (z); the new stripes' slowest rank
+  // is expected that far above its estimate (the largest of P errors).
+  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, expected_largest_normal(ranks), +1.0);
+  const double period = *std::max_element(w.period.begin(), w.period.end());
+  d.price = outlook.price > 0.0 ? outlook.price : period;
+  // Speeds seen unchanged for m iterations are expected to hold for about m
+  // more (a core lost to another job for a while is not a slow rank for
+  // the rest of the run): the gain is counted over no more than that.
+  d.horizon = std::min(outlook.horizon > 0.0 ? outlook.horizon : kDefaultHorizon,
+                       static_cast<double>(std::max<int>(e.samples, w.cost[0].size())));
+  const double most_waiting = *std::max_element(w.wait.begin(), w.wait.end());
+  const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
+  const bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;
+  if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
+  if (better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), ranks)) return d;
 
-  // Every cut moves toward its target by damping x gain (per boundary).
-  std::vector<int> moves(ranks - 1, 0);
-  int current_cut = 0, target_cut = 0;
+  const std::vector<int> next = step_toward(widths, target);
+  int cut = 0, next_cut = 0;
   for (int b = 0; b + 1 < ranks; ++b) {
-    current_cut += widths[b];
-    target_cut += chosen->target[b];
-    const int flow = current_cut - target_cut;  // columns from the ranks <= b to the ranks > b
-    if (flow == 0) continue;
-    BoundaryState& state = boundary_[b];
-    const int direction = flow > 0 ? 1 : -1;
-    // One reversal is a return after a transient; a second in a row is
-    // the start of an oscillation.
-    if (direction == state.last_direction) {
-      state.reversals = 0;
-      state.gain = std::min(1.0, 2.0 * state.gain);
-    } else if (state.last_direction != 0 && ++state.reversals >= 2) {
-      state.gain = std::max(kMinimumGain, 0.5 * state.gain);
-    }
-    const double step = settings_.damping * state.gain * std::abs(flow);
-    moves[b] = direction * std::max(1, static_cast<int>(std::lround(step)));
+    cut += widths[b];
+    next_cut += next[b];
+    d.moves[b] = cut - next_cut;  // columns from the ranks <= b to the ranks > b
+    d.moved_columns += std::abs(d.moves[b]);
   }
-
-  // Partial steps on different boundaries may squeeze a stripe: shrink
-  // moves (toward zero) until every stripe keeps the minimum width.
-  // Deterministic: lowest rank first.
-  auto width_after = [&](int r) {
-    int w = widths[r];
-    if (r > 0) w += moves[r - 1];      // positive move at b=r-1 gives r columns
-    if (r + 1 < ranks) w -= moves[r];  // positive move at b=r takes columns from r
-    return w;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (int r = 0; r < ranks; ++r) {
-      while (width_after(r) < settings_.min_width) {
-        if (r + 1 < ranks && moves[r] > 0) {
-          --moves[r];
-        } else if (r > 0 && moves[r - 1] < 0) {
-          ++moves[r - 1];
-        } else {
-          break;  // cannot happen from a valid partition
-        }
-        changed = true;
-      }
-    }
-  }
-
-  std::vector<int> next(ranks);
-  int moved = 0;
-  for (int r = 0; r < ranks; ++r) next[r] = width_after(r);
-  for (std::size_t b = 0; b < moves.size(); ++b) {
-    moved += std::abs(moves[b]);
-    if (moves[b] != 0) boundary_[b].last_direction = moves[b] > 0 ? 1 : -1;
-  }
-  if (moved > 0) evidence_.clear();  // the next move needs fresh evidence about the new stripes
-  BalanceDecision d{Partition::from_widths(current.interior(), next, settings_.min_width), moves, moved};
-  d.predicted_before = chosen->now;
-  d.predicted_mean = chosen->mean;
-  d.predicted_after = bottleneck(next, chosen->cost);
+  d.partition = Partition::from_widths(current.interior(), next, settings_.min_width);
+  d.predicted_after = bottleneck(next, e.cost);
+  // Per-column costs do not depend on the stripes: the evidence carries
+  // over (a change of speeds restarts it, see CostEvidence::add).
+  windows_since_move_ = 0;
   return d;
 }
 

@@ -1,23 +1,45 @@
 #pragma once
-// DiffusiveBalancer: the AFIT thesis's section 5.2 idea, with the steady
-// state of diffusion computed directly. Every few iterations, when MPI wait
-// times say the stripes are out of balance, every boundary (r, r+1) moves at
-// once by its flow: on a chain, the flow across boundary b that balances the
-// ranks at their measured per-column costs is the prefix sum of the ranks'
+// DiffusiveBalancer: the AFIT thesis's section 5.2 idea (move columns
+// between neighbouring stripes when MPI wait times say the stripes are out
+// of balance), with the steady state of diffusion computed directly and
+// every move priced.
+//
+// Where to go: on a chain, the flow across boundary b that balances the
+// ranks at their estimated per-column costs is the prefix sum of the ranks'
 // excess load (Hu and Blake's optimal diffusion; LAMMPS's `balance shift`
-// moves every cut at once from cumulative costs the same way). Columns still
-// cross only boundaries between neighbours; a column that must travel
-// several hops is relayed in the same step (migration moves it from its old
-// owner to its new one directly). The target is the best whole-column
-// partition for the measured costs (balance/min_max_partition), nearest the
-// current cuts.
+// moves every cut at once from cumulative costs the same way). The target
+// is the best whole-column partition for the estimated costs
+// (balance/min_max_partition) nearest the current cuts; every cut moves
+// toward it by ONE fraction (`damping`) for the whole chain, so neighbouring
+// boundaries never step by different fractions (which once handed single
+// ranks many extra columns). Columns cross only boundaries between
+// neighbours; a column that travels several hops is relayed in one step.
+//
+// Whether to go: the per-column costs come with standard errors
+// (balance/cost_evidence: spread and effective sample size under
+// correlation in time). With z chosen so that all P ranks' estimates hold at
+// once (one-sided, family error kFamilyError) and e_P the expected largest
+// of P standard normals, the gain per iteration that can be counted on is
+//   gain = max_r w_r (c_r - z se_r)  -  max_r w'_r (c_r + e_P se_r)
+// (the slowest rank now, at its least, minus what the slowest rank of the
+// new stripes is expected to be: their estimates are equal, and the largest
+// of P errors decides). When nothing is out of balance the first term is
+// z se below the truth and the second e_P se above it: no move. And a move
+// that is worth it waits one more window when the sharper estimates would
+// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon
+// exceeds the price of a step: the measured time of the last migrations, or, before any was timed, one
+// iteration (a conservative prior). The horizon is the iterations that remain, but no more than the speeds
+// have been seen unchanged (what has held for m iterations is expected to hold for about m more: a transient
+// is not a slow rank for the rest of the run). MPI wait stays the evidence that the stripes are out of
+// balance: the slowest rank by cost must also wait less than the most waiting rank by `threshold` of an
+// iteration.
 //
 // Pure arithmetic on measurements every rank holds identically (they are
 // all-gathered first), so every rank computes the same decision.
-#include <deque>
 #include <span>
 #include <vector>
 
+#include "balance/cost_evidence.hpp"
 #include "balance/partition.hpp"
 
 namespace npblu {
@@ -29,28 +51,53 @@ struct RankWindow {
   double core_share = 1.0;  // share of a core the rank got while runnable: on_cpu / (on_cpu + run delay)
 };
 
+/// One rank's window as the balancer reads it: per iteration, oldest first.
+struct RankSamples {
+  std::vector<double> compute;  // seconds computing, per iteration
+  std::vector<double> wait;     // seconds blocked in MPI, per iteration
+  std::vector<double> share;    // core share per iteration (empty: core_share for every one)
+  double core_share = 1.0;      // over the window (see RankWindow)
+};
+
 struct BalancerSettings {
   int every = 5;            // balance every K iterations
-  double threshold = 0.02;  // wait difference, as a fraction of the window's time, that triggers a move
-  double damping = 1.0;     // 0 < a <= 1: fraction of each boundary's flow toward the target applied per step
+  double threshold = 0.02;  // wait gap, as a fraction of an iteration, that must confirm an imbalance
+  double damping = 1.0;     // 0 < a <= 1: the one fraction of the way to the target every cut moves per step
   int min_width = kMinimumColumnWidth;
-  int persistence =
-      2;  // windows of evidence for an imbalance of a tenth of two stripes' columns (see decide)
+  int persistence = 1;  // windows of evidence about the current stripes before they move again
+};
+
+/// What the stripes are worth moving for: the caller's knowledge.
+struct StepOutlook {
+  double price = 0.0;  // seconds one step costs (measured); <= 0: not measured yet (prior: one iteration)
+  double horizon =
+      0.0;  // iterations the new stripes would serve (the rest of the run); <= 0: kDefaultHorizon
 };
 
 struct BalanceDecision {
   Partition partition;     // the new stripes (equal to the current ones when nothing moves)
   std::vector<int> moves;  // per boundary (r, r+1): columns moved from r to r+1 (negative: from r+1 to r)
   int moved_columns = 0;   // sum of |moves|
-  // The slowest rank's compute over the window at the measured per-column
+  // The slowest rank's compute per iteration at the estimated per-column
   // costs, for the current stripes and for the new ones, and the mean over
-  // ranks (LAMMPS-style imbalance before/after: max / mean). Zero when the
-  // window held no usable costs.
+  // ranks (LAMMPS-style imbalance before/after: max / mean). Zero when no
+  // usable costs.
   double predicted_before = 0.0, predicted_after = 0.0, predicted_mean = 0.0;
+  double gain = 0.0;            // seconds per iteration counted on (net of uncertainty; may be negative)
+  double price = 0.0;           // seconds the step was priced at
+  double horizon = 0.0;         // iterations the gain was counted over
+  double z = 0.0;               // standard errors every estimate was allowed
+  double correlation = 0.0;     // lag-1 autocorrelation of the noise used
+  double spread = 0.0;          // relative standard deviation of one iteration's cost
+  bool speeds_changed = false;  // the new window contradicted the evidence: it restarted
 };
 
 class DiffusiveBalancer {
  public:
+  static constexpr double kFamilyError = 0.05;   // chance that some rank's estimate is off by more than z se
+  static constexpr double kChangeError = 0.001;  // chance per decision of taking noise for a change of speeds
+  static constexpr double kDefaultHorizon = 100.0;
+
   explicit DiffusiveBalancer(BalancerSettings settings);
   [[nodiscard]] const BalancerSettings& settings() const { return settings_; }
 
@@ -64,46 +111,30 @@ class DiffusiveBalancer {
   static RankWindow effective(const RankWindow& measured, double share);
 
   /// The shift that would equalise the compute time of ranks r and r+1 at
-  /// their measured per-column costs: positive when r is slower. On two
-  /// ranks this is the flow decide() moves (before whole-column rounding).
+  /// their measured per-column costs: positive when r is slower.
   static double equalising_shift(int width_r, const RankWindow& r, int width_next, const RankWindow& next);
 
-  /// Decides the next stripes from every rank's window (indexed by rank).
-  /// The imbalance is judged globally, as the columns' worth of time the
-  /// slowest rank would lose in the best whole-column partition for the
-  /// measured costs: excess = width_slowest * (1 - T_best / T_now). Guards
-  /// that keep a balanced run still on a noisy node:
-  ///  - wait evidence: the slowest rank by cost must be waiting less than
-  ///    the most waiting rank by more than `threshold` of the window;
-  ///  - dead band: an excess under 1.5 columns is left alone;
-  ///  - persistence: the costs are averaged over the last m windows since
-  ///    the last move (m up to 2 * persistence), and the stripes move once
-  ///    some m reaches persistence * jitter / excess (at least 1), where
-  ///    jitter is a tenth of two stripes' mean columns (what host jitter
-  ///    moves a pair's balance by). A gross imbalance moves after one
-  ///    window; one the size of noise must persist, and averaging over
-  ///    windows shrinks independent noise until it falls in the dead band;
-  ///  - adaptive gain per boundary: from the second reversal in a row (a
-  ///    single one is a return after a transient), each reversal halves the
-  ///    boundary's step (down to 1/8 of the damping) and each repeat doubles
-  ///    it back, so costs that react to the move itself (ranks sharing a
-  ///    core) settle instead of oscillating.
-  [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankWindow> window);
+  /// Decides the next stripes from every rank's window (indexed by rank,
+  /// the same number of iterations each; at least one). Evidence about the
+  /// current stripes accumulates over windows until they move.
+  [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankSamples> window,
+                                       StepOutlook outlook = {});
 
  private:
-  struct BoundaryState {
-    int last_direction = 0;  // of the last move: +1, -1 or 0
-    double gain = 1.0;       // multiplies the damping
-    int reversals = 0;       // moves in a row that reversed the one before
-  };
-  /// Per rank, the window as the balancer reads it (core share applied).
-  [[nodiscard]] static std::vector<RankWindow> effective_windows(std::span<const RankWindow> measured);
+  /// Whether one more window of evidence is worth more than moving now:
+  /// sharper estimates leave less imbalance for the rest of the horizon.
+  static bool better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target, int window,
+                             int ranks);
+  [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
+                                             const std::vector<int>& target) const;
   BalancerSettings settings_;
-  std::vector<BoundaryState> boundary_;
-  std::deque<std::vector<RankWindow>> evidence_;  // effective windows since the last move, newest last
+  CostEvidence evidence_;
+  int windows_since_move_ = 0;
 };
 
-/// Throws std::invalid_argument unless 1 <= every, 0 <= threshold, 0 < damping <= 1, 1 <= persistence.
+/// Throws std::invalid_argument unless 1 <= every, 0 <= threshold,
+/// 0 < damping <= 1, 1 <= min_width, 1 <= persistence. The messages name
+/// the settings (`every`, ...); front ends map them to their own option names.
 void validate(const BalancerSettings& s);
 
 }  // namespace npblu

@@ -1,7 +1,7 @@
 #pragma once
 // What a rank reports to the balancer about the last K iterations: the
-// one summary that real runs (lu/app/runtime_balancing) and the model of a
-// striped run (sim/) both feed to DiffusiveBalancer::decide.
+// one summary that real runs (lu/app/collective_balancer, the C API) and
+// the model of a striped run (sim/) all feed to the BalancerSession.
 #include <span>
 
 #include "balance/diffusive_balancer.hpp"
@@ -16,12 +16,10 @@ struct IterationTiming {
   double run_delay = 0.0;  // seconds runnable but waiting for a core
 };
 
-/// Median compute and wait, times the number of iterations (OS jitter on a
-/// shared node makes single iterations up to twice as slow, and a sum would
-/// chase those spikes), and the core share on_cpu / (on_cpu + run_delay)
-/// over the window (1 where unknown). `after_migration`: the first
-/// iteration after a migration pays page faults in freshly allocated fields,
-/// a transient and not the new stripe's cost, so it is left out.
-RankWindow summarize_window(std::span<const IterationTiming> window, bool after_migration);
+/// The per-iteration compute, wait and core share on_cpu / (on_cpu +
+/// run_delay) of the window, and the share over the whole window (1 where
+/// unknown). Every sample is kept: the balancer needs their spread, not only
+/// their middle (a core lost to other work for an iteration is spread).
+RankSamples samples_of(std::span<const IterationTiming> window);
 
 }  // namespace npblu

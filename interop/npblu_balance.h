@@ -30,13 +30,19 @@
 extern "C" {
 #endif
 
-/* Settings of the diffusive balancer (the lu command's --balance-* options). */
+/* Settings of the diffusive balancer (the lu command's --balance-* options).
+ * A decision moves columns only when the gain it can count on (at the
+ * estimated per-column costs, net of their uncertainty from the spread and
+ * correlation of the fed times) over the run's horizon exceeds the price of
+ * a step (the measured time of npblu_balancer_migrate calls after the last
+ * change; one iteration before any was timed). This API is not told how long
+ * the run goes on: after n feeds the horizon is n more feeds. */
 typedef struct npblu_balance_settings {
   int every;        /* feeds per decision (default 5) */
-  double threshold; /* wait difference, as a fraction of the window, that triggers a move (0.02) */
-  double damping;   /* in (0, 1]: fraction of each boundary's flow applied per decision (1) */
+  double threshold; /* wait gap, as a fraction of an iteration, that must confirm an imbalance (0.02) */
+  double damping;   /* in (0, 1]: the one fraction of the way to the target every boundary moves (1) */
   int min_width;    /* narrowest range a rank may own (2; at least 1) */
-  int persistence;  /* windows of evidence a small imbalance needs before it moves (2) */
+  int persistence;  /* windows of evidence about the current ranges before they move again (1) */
   int core_share;   /* 1: read each rank's share of its core from the run-queue clock (Linux
                        schedstat) between feeds, as the solver does (1); 0: the fed times only */
 } npblu_balance_settings;
@@ -77,9 +83,9 @@ NPBLU_API int npblu_balancer_destroy(npblu_balancer** handle);
 
 /* Feeds this rank's seconds of one iteration (or one window): computing,
  * and blocked in MPI (halo exchange, reductions). Every rank feeds equally
- * often; every settings.every-th feed is collective (one all-gather): the
- * median compute and wait of the window (times its length) of every rank go
- * to the diffusive balancer, which may move columns. *changed (may be NULL)
+ * often; every settings.every-th feed is collective (one all-gather): every
+ * rank's fed times of the window go to the diffusive balancer, which may
+ * move columns. *changed (may be NULL)
  * is 1 when this feed changed the partition (on every rank alike), else 0.
  * After a change the caller moves its data (npblu_balancer_migrate) before
  * the next feed. Unless settings.core_share is 0, the balancer also reads

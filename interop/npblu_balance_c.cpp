@@ -1,8 +1,9 @@
 // The C API of npblu_balance.h: the solver's partitioning, balancer and
 // column migration over a caller's own column count and arrays. The
-// decisions are CollectiveBalancer's (the solver's), the migration is
-// move_columns (the solver's); this file only checks arguments, agrees on
-// errors and converts between the caller's numbering and Partition.
+// decisions are the BalancerSession's behind CollectiveBalancer (the
+// solver's), the migration is move_columns (the solver's), timed as the
+// price of a step; this file only checks arguments, agrees on errors and
+// converts between the caller's numbering and Partition.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,26 +27,18 @@
 struct npblu_balancer {
   npblu::Communicator comm;  // ours: a duplicate of the caller's
   int rank = 0;
-  npblu::CollectiveBalancer balancer;
-  npblu::Partition current;
-  npblu::Partition previous;  // in force before the last feed: the layout migrate moves from
+  npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
   std::vector<npblu::IterationTiming> window;
+  int fed = 0;           // feeds so far: the horizon of a step is as many again
   std::string bad_feed;  // why a feed of this window was refused ("" if none)
   npblu::RunQueueClock clock;
   npblu::RunQueueClock::Reading last_reading;
   bool core_share = true;  // read the run-queue clock between feeds
-  npblu::BalanceDecision last;
-  int decisions = 0, changes = 0, moved_columns = 0;
   std::string error;
 
   npblu_balancer(npblu::Communicator c, const npblu::BalancerSettings& s, const npblu::Partition& start,
                  bool read_core_share)
-      : comm(std::move(c)),
-        balancer(npblu::DiffusiveBalancer(s), comm.get()),
-        current(start),
-        previous(start),
-        core_share(read_core_share),
-        last{start, std::vector<int>(std::max(0, start.ranks() - 1), 0)} {
+      : comm(std::move(c)), balancer(s, start, comm.get()), core_share(read_core_share) {
     MPI_Comm_rank(comm.get(), &rank);
     if (core_share) last_reading = clock.read();
   }
@@ -173,26 +166,22 @@ int decide(npblu_balancer* h, int* changed) {
   std::swap(window, h->window);
   h->bad_feed.clear();
   if (refused) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; this window decided nothing");
-  npblu::BalanceDecision d = h->balancer.decide(h->current, window);
-  ++h->decisions;
-  if (d.moved_columns > 0) {
-    ++h->changes;
-    h->moved_columns += d.moved_columns;
-    h->current = d.partition;
-    if (changed) *changed = 1;
-  }
-  h->last = std::move(d);
+  // Nobody tells this API how long the run goes on: a run that has gone n
+  // iterations is taken to go on for n more (at least one window).
+  const double horizon = std::max(h->fed, h->balancer.settings().every);
+  if (h->balancer.decide(h->fed, window, horizon).moved_columns > 0 && changed) *changed = 1;
   return NPBLU_OK;
 }
 
 /// Collective: imposes `widths` as the current partition.
 int set_widths(npblu_balancer* h, const int* widths) {
-  const int ranks = h->current.ranks();
+  const Partition& current = h->balancer.session().current();
+  const int ranks = current.ranks();
   std::string problem = widths ? "" : "null widths";
   std::optional<Partition> next;
   try {
     if (widths)
-      next = Partition::from_widths(h->current.interior(), std::span(widths, ranks),
+      next = Partition::from_widths(current.interior(), std::span(widths, ranks),
                                     h->balancer.settings().min_width);
   } catch (const std::exception& e) {
     problem = e.what();
@@ -204,8 +193,7 @@ int set_widths(npblu_balancer* h, const int* widths) {
   if (!same_everywhere(std::vector<double>(widths, widths + ranks), h->comm.get())) {
     return fail(h, NPBLU_ERROR_ARGUMENT, "ranks passed different widths to npblu_balancer_set_widths");
   }
-  h->previous = h->current;
-  h->current = *next;
+  h->balancer.session().set_current(*next);
   return NPBLU_OK;
 }
 
@@ -236,7 +224,8 @@ int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* en
 std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
                             void* const* new_arrays, const size_t* column_bytes, int halo) {
   if (count < 0) return "negative array count";
-  if (halo < 0 || halo > h->current.interior().width()) return "halo depth must be in [0, columns]";
+  if (halo < 0 || halo > h->balancer.session().current().interior().width())
+    return "halo depth must be in [0, columns]";
   if (count == 0) return "";
   if (!old_arrays || !new_arrays || !column_bytes) return "null array list";
   for (int a = 0; a < count; ++a) {
@@ -253,7 +242,8 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
 
 npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
                               std::size_t bytes, int halo) {
-  const ColumnRange from = h->previous[h->rank], to = h->current[h->rank];
+  const ColumnRange from = h->balancer.session().previous()[h->rank];
+  const ColumnRange to = h->balancer.session().current()[h->rank];
   return {static_cast<const std::byte*>(old_data),
           {from.begin - halo, from.end + halo},
           static_cast<std::byte*>(new_data),
@@ -281,7 +271,12 @@ int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* c
   for (int a = 0; a < count; ++a) {
     arrays.push_back(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo));
   }
-  npblu::move_columns(arrays, h->previous, h->current, h->comm.get(), npblu::kTagColumnMigration);
+  const npblu::BalancerSession& session = h->balancer.session();
+  // Timed: the price of the next step is what moving the caller's arrays cost.
+  h->balancer.timed_apply([&] {
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(),
+                        npblu::kTagColumnMigration);
+  });
   return NPBLU_OK;
 }
 
@@ -349,7 +344,8 @@ int npblu_balancer_destroy(npblu_balancer** handle) {
 int npblu_balancer_feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
   return guarded(h, [&]() -> int {
     if (changed) *changed = 0;
-    h->previous = h->current;
+    h->balancer.session().settle();
+    ++h->fed;
     const std::string bad = record_feed(h, compute_seconds, wait_seconds);
     if (static_cast<int>(h->window.size()) >= h->balancer.settings().every) return decide(h, changed);
     return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
@@ -361,29 +357,29 @@ int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
 }
 
 int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {
-  return h ? write_range(h, h->current, begin, end) : NPBLU_ERROR_ARGUMENT;
+  return h ? write_range(h, h->balancer.session().current(), begin, end) : NPBLU_ERROR_ARGUMENT;
 }
 
 int npblu_balancer_previous_columns(const npblu_balancer* h, int* begin, int* end) {
-  return h ? write_range(h, h->previous, begin, end) : NPBLU_ERROR_ARGUMENT;
+  return h ? write_range(h, h->balancer.session().previous(), begin, end) : NPBLU_ERROR_ARGUMENT;
 }
 
 int npblu_balancer_cuts(const npblu_balancer* h, int* cuts) {
   if (!h || !cuts) return NPBLU_ERROR_ARGUMENT;
-  write_cuts(h->current, cuts);
+  write_cuts(h->balancer.session().current(), cuts);
   return NPBLU_OK;
 }
 
 int npblu_balancer_ranks(const npblu_balancer* h, int* ranks) {
   if (!h || !ranks) return NPBLU_ERROR_ARGUMENT;
-  *ranks = h->current.ranks();
+  *ranks = h->balancer.session().current().ranks();
   return NPBLU_OK;
 }
 
 int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, int* moves,
                                  double* imbalance_before, double* imbalance_after) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
-  const npblu::BalanceDecision& d = h->last;
+  const npblu::BalanceDecision& d = h->balancer.session().last();
   const double mean = d.predicted_mean;
   if (moved_columns) *moved_columns = d.moved_columns;
   if (moves) std::copy(d.moves.begin(), d.moves.end(), moves);
@@ -394,9 +390,10 @@ int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, in
 
 int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes, int* moved_columns) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
-  if (decisions) *decisions = h->decisions;
-  if (changes) *changes = h->changes;
-  if (moved_columns) *moved_columns = h->moved_columns;
+  const npblu::BalancerSession& s = h->balancer.session();
+  if (decisions) *decisions = s.decisions();
+  if (changes) *changes = s.steps();
+  if (moved_columns) *moved_columns = s.moved_columns();
   return NPBLU_OK;
 }
 

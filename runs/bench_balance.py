@@ -8,8 +8,9 @@ Scenarios (class A, 2 ranks unless said):
   changing  --emulate-speeds '1,1;@80:1,0.5': diffusive vs static vs off;
             imbalance of iterations 81-90 and 91-100; ideal integrates
             P / sum(s) over the schedule
-  noharm    2 equal ranks, diffusive vs off, alternating, medians; columns
-            moved after iteration 20 (must be 0: no oscillation)
+  noharm    2 equal ranks, diffusive (--balance-every 1, 5, 20) vs off,
+            alternating, medians; columns moved after iteration 20 (must be 0)
+            and time diffusive/off (within 1%)
   defaults  the choice of --balance-every K and --balance-damping A: for each
             pair, steady 1,0.444 (time / ideal, imbalance 21-30) and 2 equal
             ranks (columns moved after iteration 20: oscillation)
@@ -79,6 +80,7 @@ def main():
     p.add_argument("--cls", default="A")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--only", choices=["steady", "changing", "noharm", "defaults", "real"])
+    p.add_argument("--every", type=int, nargs="*", default=[1, 5, 20], help="noharm: --balance-every values")
     a = p.parse_args()
     want = lambda s: a.only in (None, s) and s != "defaults"
 
@@ -102,17 +104,19 @@ def main():
         }, factor, [(71, 79), (81, 90), (91, 100), (its - 9, its)], settle=100)
 
     if want("noharm"):
-        times = {"off": [], "diffusive": []}
-        late = []
-        for _ in range(a.repeats):
-            times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
-            r = run(a, 2, ["--balance", "diffusive"])
-            times["diffusive"].append(r["time_s"])
-            late.append(late_moves(r, 20))
-        off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
-        print(f"\n== no harm: 2 equal ranks, alternating, medians of {a.repeats}")
-        print(f"off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
-              f"columns moved after iteration 20 per run: {late}")
+        # Every K: diffusive and off alternate, so drift hits both alike.
+        print(f"\n== no harm: 2 equal ranks, class {a.cls}, alternating, medians of {a.repeats}")
+        for k in a.every:
+            times = {"off": [], "diffusive": []}
+            late = []
+            for _ in range(a.repeats):
+                times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
+                r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
+                times["diffusive"].append(r["time_s"])
+                late.append(late_moves(r, 20))
+            off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
+            print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
+                  f"columns moved after iteration 20 per run: {late}", flush=True)
 
     if a.only == "defaults":  # slow (13 runs a repeat): only on request
         grid = [(k, d) for k in (2, 5, 10) for d in (0.5, 1.0)]

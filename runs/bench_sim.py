@@ -1,29 +1,36 @@
 #!/usr/bin/env python3
-"""Convergence of the diffusive balancer on 4 to 1024 modelled ranks (lu-sim).
+"""Convergence of the diffusive balancer on 4 to 1024 modelled ranks (lu-sim),
+judged on the bottleneck ratio.
 
-Every scenario runs three times with the same speeds and noise draws: `off`
-(equal stripes), `best` (at every iteration the best whole-column partition
-for the true speeds: the oracle), and `diffusive` from equal stripes. 20
-columns per rank (--size NX 20P+2 NZ), class-A-like costs, 250 iterations,
-balancing every 5. Times are per iteration, compared in windows of 10
-iterations with the oracle's same window.
+Bottleneck ratio, per iteration: max over ranks of width_r / speed_r divided
+by the same for the best whole-column partition for the true speeds
+(balance/min_max_partition). 1 is the best any partition can do. Unlike a
+time ratio it is not hidden by pipeline fill (at 1024 ranks most of an
+iteration).
+
+Every scenario runs `diffusive` from equal stripes: 20 columns per rank
+(--size NXZ 20P+2 NXZ), class-A-like costs, 250 iterations, balancing every 5,
+noise independent (0, 2, 5, 10%) or AR(1) in time (5% with correlation 0.9),
+seeded. A step costs lu-sim's default migration price (one modelled
+iteration of the widest stripe, as lu's migration measured).
 
 Columns of the table:
-  off/best     off's time over the oracle's, whole run (what is to gain)
-  dif/best     diffusive over the oracle, iterations 21-250 (after the change:
-               from 20 iterations after it)
-  worst        the worst 10-iteration window of diffusive/best in that range
-  steps        balancing steps that moved columns before diffusive stays
-               within 1.05 x best for good (after the change: counted from it)
-  migrated     columns that changed owner (what migration sends), all steps
-  late         boundary crossings after iteration 20 (after the change + 20)
-  ok           the bar: steps <= 3 and worst <= 1.05 (homogeneous with noise:
-               no column moved after iteration 20 and time within 0.5% of off)
+  steps      balancing steps until the ratio first reaches the bar (after the
+             change: counted from it); '-' if never
+  at         the iteration it first reaches the bar
+  worst      the worst ratio from then on (under noise: the worst, not the mean)
+  final      the ratio at the last iteration
+  moved      columns moved (boundary crossings) after reaching the bar
+             (homogeneous: after iteration 20)
+  ok         the bar: at most 3 steps to 1.05 (1.08 at 10% or correlated
+             noise), never more than 0.05 above it afterwards, final within
+             it; homogeneous: no column moved after iteration 20
 
-  runs/bench_sim.py                   # the whole table (about a minute)
-  runs/bench_sim.py --ranks 64 --only slow-mid
+  runs/bench_sim.py                   # the whole table (a few minutes)
+  runs/bench_sim.py --ranks 64 --only slow-mid --noise 0.05
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import random
@@ -33,7 +40,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
-ITERATIONS, EVERY, WINDOW, CHANGE = 250, 5, 10, 100
+ITERATIONS, EVERY, CHANGE, SETTLE = 250, 5, 100, 20
+NOISES = [(0.0, 0.0), (0.02, 0.0), (0.05, 0.0), (0.10, 0.0), (0.05, 0.9)]
 
 
 def scenarios(p, seed):
@@ -46,7 +54,7 @@ def scenarios(p, seed):
         "slow-first": [one(0)],
         "slow-mid": [one(p // 2)],
         "slow-last": [one(p - 1)],
-        "linear": [lin],
+        "ramp": [lin],
         "half-slow": [[slow if r < p // 2 else 1.0 for r in range(p)]],
         "random": [[round(rnd.uniform(0.3, 1.0), 4) for _ in range(p)]],
         # the slow half swaps sides at iteration CHANGE: every cut must travel
@@ -62,12 +70,12 @@ def speed_file(segments, path):
             f.write("\n".join(str(s) for s in seg) + "\n")
 
 
-def run(sim, p, mode, speeds, noise, seed, nxz):
+def run(sim, p, speeds, noise, rho, seed, nxz):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     cmd = [sim, "--ranks", str(p), "--size", str(nxz), str(20 * p + 2), str(nxz), "--iterations", str(ITERATIONS),
-           "--balance", mode, "--balance-every", str(EVERY), "--emulate-speeds", "@" + speeds,
-           "--noise", str(noise), "--seed", str(seed), "--json", out, "--quiet"]
+           "--balance", "diffusive", "--balance-every", str(EVERY), "--emulate-speeds", "@" + speeds,
+           "--noise", str(noise), "--noise-correlation", str(rho), "--seed", str(seed), "--json", out, "--quiet"]
     subprocess.run(cmd, check=True)
     with open(out) as f:
         r = json.load(f)
@@ -75,36 +83,26 @@ def run(sim, p, mode, speeds, noise, seed, nxz):
     return r
 
 
-def windows(times):
-    return [sum(times[i:i + WINDOW]) for i in range(0, len(times), WINDOW)]
+def bar_for(noise, rho):
+    return 1.08 if noise >= 0.10 or rho > 0 else 1.05
 
 
-def assess(name, dif, off, best, changing):
-    start = CHANGE if changing else 0
-    first = start + 20  # iterations before this are the settling allowance
-    wd, wb = windows(dif["iteration_time_s"]), windows(best["iteration_time_s"])
-    ratio = [d / b for d, b in zip(wd, wb)]
-    tail = ratio[first // WINDOW:]
-    # the last window (from its start) after which every window stays within 1.05
-    settled_at = len(ratio) * WINDOW
-    for w in range(len(ratio) - 1, start // WINDOW - 1, -1):
-        if ratio[w] > 1.05:
-            break
-        settled_at = w * WINDOW
-    moves = dif["balance_moves"]
-    step_its = sorted({m["iteration"] for m in moves if m["iteration"] > start})
-    steps = sum(1 for i in step_its if i <= settled_at)
-    moved = dif["migrated_columns"]
-    late = sum(abs(m["columns"]) for m in moves if m["iteration"] > first)
-    dsum = sum(dif["iteration_time_s"][first:])
-    bsum = sum(best["iteration_time_s"][first:])
-    off_best = off["time_s"] / best["time_s"]
-    dif_off = dif["time_s"] / off["time_s"]
+def assess(name, r, bar, changing):
+    """steps, reached-at iteration (1-based, None), worst after, final, moved after, ok."""
+    ratio = r["bottleneck_ratio_by_iteration"]
+    start = CHANGE if changing else 1
+    moves = r["balance_moves"]
+    reached = next((i + 1 for i in range(start - 1, len(ratio)) if ratio[i] <= bar + 1e-12), None)
+    step_its = sorted({m["iteration"] for m in moves if m["iteration"] >= start})
+    steps = sum(1 for i in step_its if reached is not None and i < reached)
+    worst = max(ratio[reached - 1:]) if reached else max(ratio[start - 1:])
+    after = SETTLE if name == "homogeneous" else (reached or ITERATIONS)
+    moved = sum(abs(m["columns"]) for m in moves if m["iteration"] > after)
     if name == "homogeneous":
-        ok = late == 0 and dif_off <= 1.005
+        ok = moved == 0
     else:
-        ok = steps <= 3 and max(tail) <= 1.05
-    return off_best, dsum / bsum, max(tail), steps, moved, late, dif_off, ok
+        ok = reached is not None and steps <= 3 and worst <= bar + 0.05 + 1e-12 and ratio[-1] <= bar + 1e-12
+    return steps, reached, worst, ratio[-1], moved, ok
 
 
 def main():
@@ -112,33 +110,40 @@ def main():
     ap.add_argument("--sim", default=DEFAULT_SIM)
     ap.add_argument("--ranks", type=int, nargs="*", default=[4, 16, 64, 256, 1024])
     ap.add_argument("--only", help="one scenario")
-    ap.add_argument("--noise", type=float, nargs="*", default=[0.0, 0.05])
+    ap.add_argument("--noise", type=float, nargs="*", help="independent noise levels only (default: the table's five)")
     ap.add_argument("--nxz", type=int, default=64, help="NX = NZ of the modelled grid (default 64, class A's)")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
+    noises = [(n, 0.0) for n in a.noise] if a.noise else NOISES
     print(f"lu-sim, 20 columns per rank, grid {a.nxz} x (20P+2) x {a.nxz}, {ITERATIONS} iterations, "
-          f"K = {EVERY}, change at iteration {CHANGE}")
-    print(f"| P | scenario | noise | off/best | dif/best | worst | steps | migrated | late | dif/off | bar |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    failures = 0
-    with tempfile.TemporaryDirectory() as tmp:
+          f"K = {EVERY}, change at iteration {CHANGE}, seed {a.seed}")
+    print("| P | scenario | noise | bar | steps | at | worst | final | moved | ok |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    failures = rows = 0
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         for p in a.ranks:
+            jobs = []
             for name, segs in scenarios(p, a.seed).items():
                 if a.only and name != a.only:
                     continue
                 path = os.path.join(tmp, f"{name}_{p}.txt")
                 speed_file(segs, path)
-                for noise in a.noise:
+                for noise, rho in noises:
                     if name == "homogeneous" and noise == 0:
                         continue  # nothing to balance, nothing to perturb
-                    r = {m: run(a.sim, p, m, path, noise, a.seed, a.nxz) for m in ("off", "best", "diffusive")}
-                    ob, db, worst, steps, moved, late, do, ok = assess(name, r["diffusive"], r["off"], r["best"],
-                                                                        len(segs) > 1)
-                    failures += not ok
-                    print(f"| {p} | {name} | {noise:.0%} | {ob:.3f} | {db:.3f} | {worst:.3f} | {steps} | {moved} | "
-                          f"{late} | {do:.4f} | {'yes' if ok else 'NO'} |", flush=True)
-    print(f"\n{failures} rows miss the bar")
+                    jobs.append((name, segs, noise, rho, pool.submit(run, a.sim, p, path, noise, rho, a.seed, a.nxz)))
+            for name, segs, noise, rho, fut in jobs:
+                bar = bar_for(noise, rho)
+                steps, at, worst, final, moved, ok = assess(name, fut.result(), bar, len(segs) > 1)
+                rows += 1
+                failures += not ok
+                label = f"{noise:.0%}" + (f" rho {rho}" if rho else "")
+                print(f"| {p} | {name} | {label} | {bar} | {steps if at else '-'} | {at or '-'} | {worst:.3f} | "
+                      f"{final:.3f} | {moved} | {'yes' if ok else 'NO'} |", flush=True)
+    print(f"\n{failures} of {rows} rows miss the bar")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

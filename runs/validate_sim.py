@@ -13,8 +13,18 @@ iteration. Medians of --repeats runs, runs of one round alternating.
 modelled rank has a core of its own), so those rows are reported, not
 expected to match.
 
+--behaviour adds the balancer's decisions: real `--balance diffusive` runs
+(2 ranks `1,0.444`, 2 ranks changing `1,1;@80:1,0.5`, 2 equal ranks, 3 ranks
+`1,0.5,1`) against lu-sim driving the same balancer session with the noise
+measured from those runs (each rank's relative deviation of compute per
+column per iteration, and its lag-1 autocorrelation, pooled) and the
+migration price measured there (seconds per step as a fraction of a modelled
+iteration of the widest stripe: --migration-iterations): steps, columns
+moved, final widths, time per iteration.
+
   flock /tmp/npblu-timing.lock python3 runs/validate_sim.py            # W and A, 3 repeats
   flock /tmp/npblu-timing.lock python3 runs/validate_sim.py --classes W --repeats 1
+  python3 runs/validate_sim.py --classes A --repeats 1 --behaviour
 """
 import argparse
 import json
@@ -50,11 +60,11 @@ def costs_from(one_rank, n):
             "update": mean("update")}
 
 
-def simulate(sim, cls, ranks, speeds, cost, latency):
+def simulate(sim, cls, ranks, speeds, cost, latency, extra=(), full=False):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
-    cmd = [sim, "--class", cls, "--ranks", str(ranks), "--balance", "off", "--latency", str(latency),
-           "--bandwidth", str(BANDWIDTH), "--json", out, "--quiet"]
+    cmd = [sim, "--class", cls, "--ranks", str(ranks), "--latency", str(latency), "--bandwidth", str(BANDWIDTH),
+           "--json", out, "--quiet", *(extra or ["--balance", "off"])]
     cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
     if speeds:
         cmd += ["--emulate-speeds", speeds]
@@ -62,6 +72,8 @@ def simulate(sim, cls, ranks, speeds, cost, latency):
     with open(out) as f:
         r = json.load(f)
     os.remove(out)
+    if full:
+        return r
     its = r["iterations"]
     return r["time_s"] / its, [l["wait_s"] / its for l in r["rank_loads"]], [l["compute_s"] / its for l in r["rank_loads"]]
 
@@ -79,12 +91,79 @@ def fit_latency(sim, cls, cost, measured_wait):
     return 0.5 * (lo + hi)
 
 
+BEHAVIOUR = [  # ranks, emulated speeds
+    (2, "1,0.444"), (2, "1,1;@80:1,0.5"), (2, None), (3, "1,0.5,1"),
+]
+
+
+def measured_noise(r):
+    """Each rank's relative deviation of compute per column per iteration (robust: 1.4826 x the median
+    absolute deviation, so that a rank descheduled for an iteration is not taken for Gaussian noise) and the
+    lag-1 autocorrelation of the deviations clipped at 3 of those, pooled over ranks; each rank's series is
+    split where its stripe changed (a migration changes the compute, not the noise)."""
+    h = r["history"]
+    devs = []
+    for q in range(r["ranks"]):
+        series, segments = [], []
+        for it in range(len(h["compute_s"])):
+            width = h["column_end"][it][q] - h["column_begin"][it][q]
+            if series and width != series[-1][1]:
+                segments.append(series)
+                series = []
+            series.append((h["compute_s"][it][q] / width, width))
+        segments.append(series)
+        for seg in segments:
+            x = [c for c, _ in seg[1:]]  # the first iteration after a migration pays page faults
+            if len(x) >= 3:
+                m = statistics.median(x)
+                devs.append([v / m - 1 for v in x])
+    flat = [abs(v) for d in devs for v in d]
+    if not flat:
+        return 0.0, 0.0
+    sd = 1.4826 * statistics.median(flat)
+    clip = [[max(-3 * sd, min(3 * sd, v)) for v in d] for d in devs]
+    squares = sum(v * v for d in clip for v in d)
+    products = sum(d[i] * d[i + 1] for d in clip for i in range(len(d) - 1))
+    pairs = sum(len(d) - 1 for d in clip)
+    rho = (products / pairs) / (squares / len(flat)) if pairs and squares else 0.0
+    return sd, min(max(rho, 0.0), 0.95)
+
+
+def behaviour(a, cls, cost, latency, n):
+    print(f"\n| class {cls} diffusive | ranks | speeds | noise (rho) | price (iterations) | steps real / model "
+          f"| columns moved real / model | final widths real / model | s/it real / model |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    column = sum(cost.values()) * (n - 2) ** 2
+    for ranks, speeds in BEHAVIOUR:
+        runs = []
+        for _ in range(a.repeats):
+            args = ["--balance", "diffusive"] + (["--emulate-speeds", speeds] if speeds else [])
+            runs.append(run_lu(a.lu, cls, ranks, args))
+        t = statistics.median(x["time_s"] for x in runs)
+        r = min(runs, key=lambda x: abs(x["time_s"] - t))
+        sd, rho = measured_noise(r)
+        h = r["history"]
+        steps = sorted({m["iteration"] for m in r["balance_moves"]})
+        widest = max(e - b for row_b, row_e in zip(h["column_begin"], h["column_end"]) for b, e in zip(row_b, row_e))
+        paid = [max(h["migration_s"][it - 1]) for it in steps]
+        price = statistics.median(paid) / (column * widest) if paid else 1.0
+        extra = ["--balance", "diffusive", "--noise", f"{min(sd, 0.9):.4f}", "--noise-correlation", f"{rho:.3f}",
+                 "--migration-iterations", f"{price:.3f}"] + (["--emulate-speeds", speeds] if speeds else [])
+        model = simulate(a.sim, cls, ranks, None, cost, latency, extra, full=True)
+        its = r["iterations_run"]
+        print(f"| {cls} | {ranks} | {speeds or 'equal'} | {sd:.1%} ({rho:.2f}) | {price:.2f} | "
+              f"{r['balance_steps']} / {model['balance_steps']} | {r['moved_columns']} / {model['moved_columns']} | "
+              f"{','.join(map(str, r['columns']))} / {','.join(map(str, model['columns']))} | "
+              f"{r['time_s'] / its * 1e3:.2f} / {model['time_s'] / model['iterations'] * 1e3:.2f} ms |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lu", default=DEFAULT_LU)
     ap.add_argument("--sim", default=DEFAULT_SIM)
     ap.add_argument("--classes", nargs="*", default=["W", "A"])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--behaviour", action="store_true", help="also the balancer's decisions, real vs model")
     a = ap.parse_args()
     sizes = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}
     print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
@@ -112,6 +191,8 @@ def main():
             fmt = lambda v: ", ".join(f"{x * 1e3:.2f}" for x in v)
             print(f"| {cls} | {ranks}{note} | {speeds or 'equal'} | {mt * 1e3:.2f} ms | {st * 1e3:.2f} ms | "
                   f"{st / mt:.3f} | {fmt(mw)} | {fmt(sw)} | {fmt(mc)} | {fmt(sc)} |", flush=True)
+        if a.behaviour:
+            behaviour(a, cls, cost, latency, sizes[cls])
 
 
 if __name__ == "__main__":

@@ -99,6 +99,22 @@ const char* mode_name(BalanceMode m) {
   return "?";
 }
 
+// balance/ names its settings; the user gave flags.
+std::string with_flag_names(std::string message) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"every", "--balance-every"}, {"threshold", "--balance-threshold"}, {"damping", "--balance-damping"}};
+  for (const auto& [setting, flag] : kNames) {
+    if (message.rfind(setting, 0) == 0) return flag + message.substr(std::string(setting).size());
+  }
+  return message;
+}
+
+double worst_from(const std::vector<double>& ratio, int first) {
+  double worst = 0.0;
+  for (std::size_t i = std::max(0, first); i < ratio.size(); ++i) worst = std::max(worst, ratio[i]);
+  return worst;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,7 +141,15 @@ int main(int argc, char** argv) {
                  "Speeds per rank, lu's schedule syntax ('1,0.5;@80:1,1'), or @FILE");
   app.add_option("--noise", c.noise,
                  "Relative standard deviation of each rank's compute per iteration (0.05: 5%)");
+  app.add_option("--noise-correlation", c.noise_correlation,
+                 "Lag-1 autocorrelation of each rank's noise in time, AR(1) with the same marginal deviation "
+                 "as --noise (0: independent; 0.9: slow drifts)");
   app.add_option("--seed", c.seed, "Seed of the noise");
+  app.add_option("--migration-iterations", c.migration_iterations,
+                 "Price of a balancing step, in modelled iterations of the widest stripe (default 1: lu's "
+                 "measured migration, which rebuilds the stripes)");
+  app.add_option("--migration-column-seconds", c.migration_column_seconds,
+                 "Price of a balancing step per column that changes owner, seconds (default 0)");
   app.add_option("--latency", c.cost.latency, "Seconds per message");
   app.add_option("--bandwidth", c.cost.bandwidth, "Bytes per second");
   app.add_option("--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
@@ -213,6 +237,11 @@ int main(int argc, char** argv) {
       trace = std::make_unique<TraceWriter>(trace_path, overwrite, meta);
     }
 
+    try {
+      validate(c.settings);
+    } catch (const std::invalid_argument& e) {
+      throw Usage(with_flag_names(e.what()));
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const SimResult r = simulate(c);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -237,6 +266,10 @@ int main(int argc, char** argv) {
           "imbalance (compute max/mean) first %d iterations %.3f, last %d %.3f; model ran in %.3f s\n",
           c.settings.every, r.history.window_imbalance(0, c.settings.every), c.settings.every,
           r.history.window_imbalance(c.iterations - c.settings.every, c.iterations), wall);
+      std::printf(
+          "bottleneck ratio (max width/speed over the best partition's) first %.3f, worst after "
+          "iteration 20 %.3f, final %.3f\n",
+          r.bottleneck_ratio.front(), worst_from(r.bottleneck_ratio, 20), r.bottleneck_ratio.back());
       if (c.ranks <= 16) {
         std::printf("%6s %8s %12s %12s\n", "rank", "columns", "compute s", "wait s");
         for (int q = 0; q < c.ranks; ++q)
@@ -253,6 +286,24 @@ int main(int argc, char** argv) {
       j["balance_every"] = c.settings.every;
       j["emulated_speeds"] = c.speeds.spec();
       j["noise"] = c.noise;
+      j["noise_correlation"] = c.noise_correlation;
+      j["migration_iterations"] = c.migration_iterations;
+      j["migration_column_seconds"] = c.migration_column_seconds;
+      j["bottleneck_ratio_by_iteration"] = r.bottleneck_ratio;
+      j["bottleneck_ratio_final"] = r.bottleneck_ratio.back();
+      auto& log = j["decisions"] = nlohmann::json::array();
+      for (const auto& d : r.decisions) {
+        log.push_back({{"iteration", d.iteration},
+                       {"moved_columns", d.moved_columns},
+                       {"predicted_before", d.predicted_before},
+                       {"predicted_after", d.predicted_after},
+                       {"measured_before", d.measured_before},
+                       {"measured_after", d.measured_after},
+                       {"gain_s", d.gain},
+                       {"horizon", d.horizon},
+                       {"price_s", d.price},
+                       {"price_paid_s", d.price_paid}});
+      }
       j["seed"] = c.seed;
       j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
                    {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};

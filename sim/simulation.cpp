@@ -11,6 +11,16 @@
 
 namespace npblu::sim {
 
+double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds) {
+  std::vector<double> cost(speeds.size());
+  int columns = 0;
+  for (std::size_t r = 0; r < speeds.size(); ++r) {
+    cost[r] = 1.0 / speeds[r];
+    columns += widths[r];
+  }
+  return bottleneck(widths, cost) / best_bottleneck(cost, columns, kMinimumColumnWidth);
+}
+
 namespace {
 
 std::vector<double> speeds_at(const SimConfig& c, int iteration) {
@@ -37,19 +47,62 @@ Partition best_for(const Partition& current, const std::vector<double>& speed) {
   return Partition::from_widths(current.interior(), widths);
 }
 
-}  // namespace
-
-SimResult simulate(const SimConfig& c) {
+void check(const SimConfig& c) {
   if (c.iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
   if (!(c.noise >= 0.0 && c.noise < 1.0)) throw std::invalid_argument("--noise must be in [0, 1)");
+  if (!(c.noise_correlation >= 0.0 && c.noise_correlation < 1.0))
+    throw std::invalid_argument("--noise-correlation must be in [0, 1)");
+  if (!(c.migration_iterations >= 0.0) || !std::isfinite(c.migration_iterations))
+    throw std::invalid_argument("--migration-iterations must be a non-negative number");
+  if (!(c.migration_column_seconds >= 0.0) || !std::isfinite(c.migration_column_seconds))
+    throw std::invalid_argument("--migration-column-seconds must be a non-negative number");
   if (c.grid.nx < 6 || c.grid.ny < 6 || c.grid.nz < 6)
     throw std::invalid_argument("every grid dimension must be >= 6");
   validate(c.settings);
+}
+
+// Each rank's noise: e_t = rho e_{t-1} + sqrt(1 - rho^2) n_t, n_t ~ N(0, 1),
+// so every e_t is N(0, 1) and the slowdown is 1 + noise * e_t (at least 0.1).
+class Noise {
+ public:
+  Noise(const SimConfig& c) : noise_(c.noise), rho_(c.noise_correlation), state_(c.ranks), rng_(c.seed) {
+    for (double& e : state_) e = gauss_(rng_);
+  }
+  double next(int r) {
+    if (noise_ <= 0.0) return 1.0;
+    state_[r] = rho_ * state_[r] + std::sqrt(1.0 - rho_ * rho_) * gauss_(rng_);
+    return std::max(0.1, 1.0 + noise_ * state_[r]);
+  }
+
+ private:
+  double noise_, rho_;
+  std::vector<double> state_;
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> gauss_{0.0, 1.0};
+};
+
+// Seconds a step from `before` to `after` costs (see SimConfig).
+double migration_seconds(const SimConfig& c, const Partition& before, const Partition& after) {
+  const double column =
+      (c.cost.lower + c.cost.upper + c.cost.rhs + c.cost.update) * (c.grid.nx - 2.0) * (c.grid.nz - 2.0);
+  int widest = 0, changed_owner = 0;
+  for (int r = 0; r < before.ranks(); ++r) {
+    widest = std::max({widest, before[r].width(), after[r].width()});
+    const int kept =
+        std::max(0, std::min(before[r].end, after[r].end) - std::max(before[r].begin, after[r].begin));
+    changed_owner += before[r].width() - kept;
+  }
+  return c.migration_iterations * column * widest + c.migration_column_seconds * changed_owner;
+}
+
+}  // namespace
+
+SimResult simulate(const SimConfig& c) {
+  check(c);
   Partition partition = starting_partition(c);
   StripeModel model(c.grid, c.cost, c.ranks);
-  DiffusiveBalancer balancer(c.settings);
-  std::mt19937_64 rng(c.seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
+  BalancerSession session(c.settings, partition);
+  Noise noise(c);
 
   SimResult result;
   result.history = RunHistory(c.ranks, c.iterations);
@@ -57,19 +110,24 @@ SimResult simulate(const SimConfig& c) {
   std::vector<std::vector<IterationTiming>> records(c.ranks);  // per rank, since the last decision
   std::vector<RankIteration> it_out;
   std::vector<double> slowdown(c.ranks);
-  bool migrated = false;
-  double previous_end = 0.0;
+  std::vector<double> ratio_speeds, cost;  // the speeds the best bottleneck was last computed for
+  double best = 0.0;
+  double previous_end = 0.0, price_due = 0.0;
   const int every = c.settings.every;
   for (int it = 1; it <= c.iterations; ++it) {
     const std::vector<double> speed = speeds_at(c, it);
     if (c.balance == BalanceMode::best) partition = best_for(partition, speed);
     const std::vector<int> widths = partition.widths();
-    for (int r = 0; r < c.ranks; ++r) {
-      const double noise = c.noise > 0.0 ? std::max(0.1, 1.0 + c.noise * gauss(rng)) : 1.0;
-      slowdown[r] = noise / speed[r];
+    if (speed != ratio_speeds) {  // the min-max partition is costly at 1024 ranks: once per speed change
+      ratio_speeds = speed;
+      cost.resize(c.ranks);
+      for (int r = 0; r < c.ranks; ++r) cost[r] = 1.0 / speed[r];
+      best = best_bottleneck(cost, partition.interior().width(), kMinimumColumnWidth);
     }
+    result.bottleneck_ratio.push_back(bottleneck(widths, cost) / best);
+    for (int r = 0; r < c.ranks; ++r) slowdown[r] = noise.next(r) / speed[r];
     model.iterate(widths, slowdown, it_out);
-    const bool decide = c.balance == BalanceMode::diffusive && it % every == 0 && it < c.iterations;
+    const bool decide = c.balance == BalanceMode::diffusive && session.due(it) && it < c.iterations;
     // lu all-gathers the windows before deciding: every rank waits for the last.
     if (decide) model.synchronise(c.cost.latency * std::max(1.0, std::ceil(std::log2(c.ranks))), it_out);
     for (int r = 0; r < c.ranks; ++r) {
@@ -87,15 +145,15 @@ SimResult simulate(const SimConfig& c) {
     result.iteration_time.push_back(end - previous_end);
     previous_end = end;
     if (!decide) continue;
-    std::vector<RankWindow> windows(c.ranks);
+    std::vector<WindowReport> reports(c.ranks);
     for (int r = 0; r < c.ranks; ++r) {
-      windows[r] = summarize_window(
-          std::span(records[r]).last(std::min<std::size_t>(every, records[r].size())), migrated);
+      reports[r] = {samples_of(std::span(records[r]).last(std::min<std::size_t>(every, records[r].size()))),
+                    price_due};
       records[r].clear();
     }
-    const BalanceDecision d = balancer.decide(partition, windows);
-    migrated = d.moved_columns > 0;
-    if (!migrated) continue;
+    price_due = 0.0;
+    const BalanceDecision& d = session.decide(it, reports, c.iterations - it);
+    if (d.moved_columns == 0) continue;
     ++result.steps;
     result.moved_columns += d.moved_columns;
     for (int b = 0; b < static_cast<int>(d.moves.size()); ++b) {
@@ -108,10 +166,15 @@ SimResult simulate(const SimConfig& c) {
       const int kept = std::max(0, std::min(before.end, after.end) - std::max(before.begin, after.begin));
       result.migrated_columns += before.width() - kept;
     }
+    // Every rank waits for the migration; the session measures it.
+    price_due = migration_seconds(c, partition, d.partition);
+    std::vector<RankIteration> none(c.ranks);
+    model.synchronise(price_due, none);
     partition = d.partition;
   }
   result.time = model.elapsed();
   result.final_columns = partition.widths();
+  result.decisions = session.log();
   return result;
 }
 

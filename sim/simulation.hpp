@@ -1,14 +1,17 @@
 #pragma once
 // A modelled run: the StripeModel's ranks, their speeds (an --emulate-speeds
-// schedule) and noise, and the REAL balancer: every K iterations each rank's
-// records go through the same window summary (balance/window_summary) and
-// DiffusiveBalancer::decide that lu uses, and the decision is applied to the
-// model's stripes. What migration would move is counted, not modelled.
+// schedule) and noise (independent, or AR(1) in time), and the REAL
+// balancer: every K iterations each rank's records go to the same
+// BalancerSession that lu and the C API use, and its decision is applied to
+// the model's stripes. A step costs a modelled migration time (calibrated
+// from lu's measured one), which every rank waits for and which the session
+// is told as the measured price. Judged on the bottleneck ratio: max over
+// ranks of width / speed over the same for the best whole-column partition.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "balance/diffusive_balancer.hpp"
+#include "balance/balancer_session.hpp"
 #include "lu/app/run_history.hpp"
 #include "lu/speed_emulation.hpp"
 #include "sim/stripe_model.hpp"
@@ -28,11 +31,19 @@ struct SimConfig {
   int iterations = 250;
   BalanceMode balance = BalanceMode::off;
   BalancerSettings settings{};
-  std::vector<int> columns;  // starting widths (empty: equal, or from speeds when fixed)
-  SpeedSchedule speeds{};    // empty: every rank at 1
-  double noise = 0.0;        // relative standard deviation of a rank's compute, per iteration
+  std::vector<int> columns;        // starting widths (empty: equal, or from speeds when fixed)
+  SpeedSchedule speeds{};          // empty: every rank at 1
+  double noise = 0.0;              // relative standard deviation of a rank's compute, per iteration
+  double noise_correlation = 0.0;  // lag-1 autocorrelation of each rank's noise in time (AR(1)), [0, 1)
   std::uint64_t seed = 1;
   CostModel cost{};
+  // The price of a step: every rank waits migration_iterations x the
+  // modelled compute of one iteration of the widest stripe before the step
+  // (today's migration rebuilds the stripes: measured about one iteration,
+  // class A on 2 ranks), plus migration_column_seconds per column that
+  // changes owner.
+  double migration_iterations = 1.0;
+  double migration_column_seconds = 0.0;
 };
 
 struct SimResult {
@@ -44,7 +55,13 @@ struct SimResult {
   int migrated_columns = 0;            // columns that changed owner (what migration sends)
   std::vector<BalanceMove> moves;
   std::vector<int> final_columns;
+  std::vector<double> bottleneck_ratio;   // per iteration: max_r width_r / speed_r over the best partition's
+  std::vector<DecisionRecord> decisions;  // the session's log: the steps that moved columns
 };
+
+/// max_r width_r / speed_r over the same for the best whole-column
+/// partition (min_width kMinimumColumnWidth): 1 is the best possible.
+double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds);
 
 /// Throws std::invalid_argument on an inconsistent configuration.
 SimResult simulate(const SimConfig& config);

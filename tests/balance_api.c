@@ -67,6 +67,13 @@ static void test_bad_inputs(void) {
   expect_refused_create("widths and weights", 3 * size, widths, weights, NULL, NULL);
   s.every = 0;
   expect_refused_create("every 0", 100, NULL, NULL, &s, NULL);
+  { /* the message names the setting the caller gave, not lu's flag */
+    char message[256] = "";
+    npblu_balancer* h = NULL;
+    npblu_balancer_create(&h, MPI_COMM_WORLD, 100, NULL, NULL, &s, message, (int)sizeof message);
+    CHECK(strstr(message, "every must be at least 1") && !strstr(message, "--balance"), "every 0: '%s'",
+          message);
+  }
   npblu_balance_settings_default(&s);
   s.damping = 1.5;
   expect_refused_create("damping 1.5", 100, NULL, NULL, &s, NULL);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -59,7 +60,89 @@ void expect_converges(const std::string& speeds, double noise, int change = 0) {
   }
 }
 
+// Issue 20's bar on the bottleneck ratio (max width/speed over the best
+// whole-column partition's, per iteration): from equal stripes at most 3
+// balancing steps to `bar` (after `change`, counted from it), never more
+// than 0.05 above it afterwards, and the final ratio within it.
+void expect_bar(int ranks, const std::string& speeds, double noise, double rho, double bar, int change = 1) {
+  SimConfig c = chain(ranks, BalanceMode::diffusive, speeds, noise);
+  c.noise_correlation = rho;
+  c.seed = 11;
+  const SimResult r = simulate(c);
+  const auto& ratio = r.bottleneck_ratio;
+  ASSERT_EQ(ratio.size(), 250u);
+  int reached = 0;
+  for (int it = change; it <= 250 && !reached; ++it)
+    if (ratio[it - 1] <= bar) reached = it;
+  ASSERT_GT(reached, 0) << speeds << ": never within " << bar;
+  int steps = 0, last = -1;
+  for (const auto& m : r.moves) {
+    if (m.iteration >= change && m.iteration < reached && m.iteration != last) ++steps;
+    last = m.iteration;
+  }
+  EXPECT_LE(steps, 3);
+  for (int it = reached; it <= 250; ++it) EXPECT_LE(ratio[it - 1], bar + 0.05) << "iteration " << it;
+  EXPECT_LE(ratio.back(), bar);
+}
+
+std::string one_slow(int ranks, int at) {
+  std::vector<double> v(ranks, 1.0);
+  v[at] = 0.444;
+  return list(v);
+}
+
 }  // namespace
+
+TEST(SimulationBottleneck, SlowRankFivePercentNoiseSixtyFourRanks) {
+  expect_bar(64, one_slow(64, 32), 0.05, 0.0, 1.05);
+}
+
+TEST(SimulationBottleneck, RampTenPercentNoiseSixtyFourRanks) {
+  std::vector<double> v(64);
+  for (int r = 0; r < 64; ++r) v[r] = 0.444 + (1 - 0.444) * r / 63.0;
+  expect_bar(64, list(v), 0.10, 0.0, 1.08);
+}
+
+TEST(SimulationBottleneck, HalfSlowSwappingMidRunTwoPercentNoiseSixtyFourRanks) {
+  std::vector<double> a(64, 1.0), b(64, 0.444);
+  for (int r = 0; r < 32; ++r) a[r] = 0.444, b[r] = 1.0;
+  expect_bar(64, list(a) + ";@100:" + list(b), 0.02, 0.0, 1.05, 100);
+}
+
+TEST(SimulationBottleneck, HomogeneousCorrelatedNoiseNeverMovesSixtyFourRanks) {
+  SimConfig c = chain(64, BalanceMode::diffusive, list(std::vector<double>(64, 1.0)), 0.05);
+  c.noise_correlation = 0.9;
+  c.seed = 11;
+  const SimResult r = simulate(c);
+  EXPECT_EQ(r.moved_columns, 0);
+  EXPECT_EQ(r.bottleneck_ratio.back(), 1.0);
+}
+
+TEST(SimulationBottleneck, SlowRankTenPercentNoiseThousandRanks) {
+  expect_bar(1024, one_slow(1024, 512), 0.10, 0.0, 1.08);
+}
+
+TEST(SimulationBottleneck, NoiseCorrelationKeepsTheMarginalDeviation) {
+  // One rank alone: its compute per iteration is the noise. AR(1) at 0.9
+  // keeps the 5% deviation, and neighbouring iterations are correlated.
+  for (const double rho : {0.0, 0.9}) {
+    SimConfig c = chain(1, BalanceMode::off, "1", 0.05);
+    c.grid = {64, 22, 64};
+    c.iterations = 4000;
+    c.noise_correlation = rho;
+    const SimResult r = simulate(c);
+    std::vector<double> x;
+    for (int it = 0; it < c.iterations; ++it) x.push_back(r.history.compute[r.history.index(it, 0)]);
+    const double m = sum(x, 0, c.iterations) / c.iterations;
+    double v = 0.0, lag = 0.0;
+    for (int i = 0; i < c.iterations; ++i) {
+      v += (x[i] - m) * (x[i] - m);
+      if (i + 1 < c.iterations) lag += (x[i] - m) * (x[i + 1] - m);
+    }
+    EXPECT_NEAR(std::sqrt(v / c.iterations) / m, 0.05, 0.01) << rho;
+    EXPECT_NEAR(lag / v, rho, 0.08) << rho;
+  }
+}
 
 TEST(StripeModel, PipelineEventTimesOfOneIteration) {
   // Equal ranks, free messages: the lower sweep fills the pipeline from

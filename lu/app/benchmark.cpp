@@ -215,11 +215,16 @@ std::unique_ptr<LuSolver> make_solver(const RunContext& ctx, const Partition& pa
 std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolver& solver) {
   if (ctx.config.balance.mode != BalanceMode::diffusive) return nullptr;
   const BalancerSettings& settings = ctx.config.balance.diffusive;
-  auto balancing =
-      as_run_error([&] { return std::make_shared<RuntimeBalancing>(DiffusiveBalancer(settings), ctx.comm); });
-  solver.set_rebalance(settings.every, [balancing](int it, const Partition& p, auto window) {
-    return balancing->step(it, p, window);
+  auto balancing = as_run_error([&] {
+    return std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
   });
+  // The session migrates the solver itself (timing the step), so the hook returns nothing to apply.
+  solver.set_rebalance(
+      settings.every,
+      [balancing, &solver](int it, const Partition& p, auto window) -> std::optional<Partition> {
+        balancing->step(it, p, window, solver);
+        return std::nullopt;
+      });
   return balancing;
 }
 

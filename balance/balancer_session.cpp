@@ -1,0 +1,76 @@
+#include "balance/balancer_session.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace npblu {
+
+double measured_imbalance(std::span<const WindowReport> reports) {
+  double max = 0.0, sum = 0.0;
+  for (const auto& r : reports) {
+    const double c = std::accumulate(r.samples.compute.begin(), r.samples.compute.end(), 0.0);
+    max = std::max(max, c);
+    sum += c;
+  }
+  return sum > 0.0 ? max / (sum / reports.size()) : 0.0;
+}
+
+BalancerSession::BalancerSession(BalancerSettings settings, Partition start)
+    : balancer_(settings),
+      current_(start),
+      previous_(start),
+      last_{start, std::vector<int>(std::max(0, start.ranks() - 1), 0)} {}
+
+double BalancerSession::step_price() const {
+  if (prices_.empty()) return 0.0;
+  const auto first = prices_.end() - std::min<std::ptrdiff_t>(kPriceMemory, prices_.size());
+  return std::accumulate(first, prices_.end(), 0.0) / static_cast<double>(prices_.end() - first);
+}
+
+void BalancerSession::record_price_and_outcome(std::span<const WindowReport> reports) {
+  if (!awaiting_outcome_) return;
+  awaiting_outcome_ = false;
+  // Every rank waits for the slowest one's migration: that is the price.
+  double paid = 0.0;
+  for (const auto& r : reports) paid = std::max(paid, r.migration_seconds);
+  DecisionRecord& rec = log_.back();
+  rec.price_paid = paid;
+  rec.measured_after = measured_imbalance(reports);
+  if (paid > 0.0) prices_.push_back(paid);
+}
+
+void BalancerSession::set_current(const Partition& p) {
+  previous_ = current_;
+  current_ = p;
+}
+
+const BalanceDecision& BalancerSession::decide(int iteration, std::span<const WindowReport> reports,
+                                               double remaining) {
+  const bool after_migration = awaiting_outcome_;
+  record_price_and_outcome(reports);
+  std::vector<RankSamples> window;
+  window.reserve(reports.size());
+  for (const auto& r : reports) {
+    RankSamples s = r.samples;
+    if (after_migration && s.compute.size() > 1 && s.wait.size() > 1) {
+      s.compute.erase(s.compute.begin());
+      s.wait.erase(s.wait.begin());
+      if (s.share.size() > 1) s.share.erase(s.share.begin());
+    }
+    window.push_back(std::move(s));
+  }
+  previous_ = current_;
+  last_ = balancer_.decide(current_, window, {step_price(), remaining});
+  ++decisions_;
+  if (last_.moved_columns == 0) return last_;
+  current_ = last_.partition;
+  moved_columns_ += last_.moved_columns;
+  const double mean = last_.predicted_mean;
+  log_.push_back({iteration, last_.moves, last_.moved_columns, mean > 0 ? last_.predicted_before / mean : 0.0,
+                  mean > 0 ? last_.predicted_after / mean : 0.0, measured_imbalance(reports), 0.0, last_.gain,
+                  last_.horizon, last_.price, 0.0});
+  awaiting_outcome_ = true;
+  return last_;
+}
+
+}  // namespace npblu

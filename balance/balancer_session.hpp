@@ -1,0 +1,89 @@
+#pragma once
+// BalancerSession: the one loop of run-time balancing, shared by the solver
+// (lu/app/runtime_balancing), the C balance API (interop/npblu_balance_c)
+// and the model of a striped run (sim/). It owns the cadence (a decision
+// every `every` iterations), the windows, the decision (DiffusiveBalancer),
+// the previous and new partitions, the price of a step (the measured time
+// of the migrations it asked for) and a decision log. MPI-free: the caller
+// gathers every rank's WindowReport (lu/app/collective_balancer does it with
+// one all-gather) and times the migration; every rank then holds the same
+// reports and takes the same decision.
+#include <span>
+#include <vector>
+
+#include "balance/diffusive_balancer.hpp"
+
+namespace npblu {
+
+/// One rank's report of one window, as every rank receives it.
+struct WindowReport {
+  RankSamples samples;             // per iteration of the window
+  double migration_seconds = 0.0;  // this rank's time applying the last step (0: none since)
+};
+
+/// One decision that moved columns, as the log keeps it.
+struct DecisionRecord {
+  int iteration = 0;       // after this iteration
+  std::vector<int> moves;  // per boundary, as BalanceDecision::moves
+  int moved_columns = 0;
+  // Imbalance, slowest rank's compute over the mean: predicted at the
+  // estimated costs for the stripes before and after, and measured over the
+  // window decided on and over the next one (0 until it is seen).
+  double predicted_before = 0.0, predicted_after = 0.0;
+  double measured_before = 0.0, measured_after = 0.0;
+  double gain = 0.0;        // seconds per iteration counted on, net of uncertainty
+  double horizon = 0.0;     // iterations it was counted over
+  double price = 0.0;       // seconds the step was priced at
+  double price_paid = 0.0;  // seconds the step took (slowest rank), 0 until measured
+};
+
+class BalancerSession {
+ public:
+  static constexpr int kPriceMemory = 4;  // the price is the mean of the last few steps' measured times
+
+  BalancerSession(BalancerSettings settings, Partition start);
+
+  [[nodiscard]] const BalancerSettings& settings() const { return balancer_.settings(); }
+  /// Whether iteration `iteration` (1-based) ends a window.
+  [[nodiscard]] bool due(int iteration) const { return iteration % settings().every == 0; }
+
+  /// Every rank's report of the window that ended at `iteration`; `remaining`
+  /// is the number of iterations still to run (<= 0: unknown). Moves
+  /// current() when the step is worth its price (then previous() is the
+  /// partition before). The first iteration after a migration pays page
+  /// faults in fresh memory, a transient: it is left out of the window.
+  const BalanceDecision& decide(int iteration, std::span<const WindowReport> reports, double remaining);
+
+  /// Imposes a partition (the caller's own placement, a restart).
+  void set_current(const Partition& p);
+  /// A window went by without a decision: previous() becomes current().
+  void settle() { previous_ = current_; }
+
+  [[nodiscard]] const Partition& current() const { return current_; }
+  [[nodiscard]] const Partition& previous() const { return previous_; }
+  [[nodiscard]] const BalanceDecision& last() const { return last_; }
+  [[nodiscard]] const std::vector<DecisionRecord>& log() const { return log_; }
+  [[nodiscard]] int decisions() const { return decisions_; }
+  [[nodiscard]] int steps() const { return static_cast<int>(log_.size()); }
+  [[nodiscard]] int moved_columns() const { return moved_columns_; }
+  /// Seconds one step is priced at: the mean of the last kPriceMemory
+  /// measured steps; 0 before any was measured (the balancer then assumes
+  /// one iteration).
+  [[nodiscard]] double step_price() const;
+
+ private:
+  void record_price_and_outcome(std::span<const WindowReport> reports);
+  DiffusiveBalancer balancer_;
+  Partition current_, previous_;
+  BalanceDecision last_;
+  std::vector<DecisionRecord> log_;
+  std::vector<double> prices_;
+  int decisions_ = 0, moved_columns_ = 0;
+  bool awaiting_outcome_ =
+      false;  // the last decision moved: its price and outcome come with the next reports
+};
+
+/// Slowest rank's compute over the mean, from the reports' totals (0 if none).
+double measured_imbalance(std::span<const WindowReport> reports);
+
+}  // namespace npblu
