@@ -8,10 +8,15 @@ same-checksum "N:ARGS[ => CHECKS]" ...
 Every verified run is also checked for placement: the stripes it starts on are what it asked
 for (--columns as given; no placement option: the equal partition; CHECKS may name the widths
 --weights must give, e.g. "=> 4,2,2,2"); given weights are reported as given and ordered
-widths; a run without the diffusive balancer never moves. A diffusive run with steady
---emulate-speeds never gives the slowest rank columns and never ends worse than it started
-(bottleneck ratio against the best whole-column partition, tests/best_partition.py); CHECKS
-"moves" demands that it moved and "quality<=X" bounds its final ratio.
+widths; a run without the diffusive balancer never moves. CHECKS for a diffusive run with
+steady --emulate-speeds: "direction" (the slowest rank never gains columns, and the run never
+ends worse than it started: bottleneck ratio against the best whole-column partition,
+tests/best_partition.py), "moves" (it moved) and "quality<=X" (its final ratio). Only for 2 ranks
+with a strong imbalance: where ranks time-share the 2 cores, or other work loads the machine,
+a rank's real speed is its emulated speed times its share of a core, which the test cannot know
+(a real run under load legitimately moves columns toward an emulated-slow rank that got more of
+a core); direction, quality and stillness are proven deterministically by lu-sim
+(sim_balance_check.py) and the balance API fed seeded times (balance_api.c).
 bad-input     --np N --expect TEXT -- ARGS
                                  non-zero exit well within the timeout, TEXT on stderr
 """
@@ -152,7 +157,8 @@ def check_balancing(args, report, checks, proc):
     if "still" in checks and report["moved_columns"] != 0:
         fail(f"moved {report['moved_columns']} columns where nothing is slow", proc)
     speeds_text = option_value(args, "--emulate-speeds")
-    if speeds_text is None or ";" in speeds_text:
+    if speeds_text is None or ";" in speeds_text or not ({"direction", "moves"} & set(checks) or
+                                                         any(c.startswith("quality") for c in checks)):
         return
     speeds = [float(x) for x in speeds_text.split(",")]
     slowest = min(speeds)
