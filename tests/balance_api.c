@@ -240,7 +240,8 @@ static void test_still_under_noise(void) {
   }
   int decisions, changes, moved;
   npblu_balancer_totals(h, &decisions, &changes, &moved);
-  if (rank == 0) printf("equal ranks under +-2%% seeded noise: %d decisions, %d columns moved\n", decisions, moved);
+  if (rank == 0)
+    printf("equal ranks under +-2%% seeded noise: %d decisions, %d columns moved\n", decisions, moved);
   CHECK(decisions == 40 && moved == 0, "moved %d columns where nothing is slow", moved);
   npblu_balancer_destroy(&h);
 }

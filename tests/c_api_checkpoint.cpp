@@ -12,11 +12,10 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "npblu.h"
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
