@@ -219,6 +219,40 @@ static void test_convergence(void) {
   npblu_balancer_destroy(&h);
 }
 
+/* Equal ranks whose times carry seeded noise (every rank's compute jittered by up to +-2% per
+ * iteration, a different draw per rank and iteration, the same sequence on every run): nothing is
+ * slow, so nothing may move. */
+static void test_still_under_noise(void) {
+  const int columns = 240;
+  npblu_balance_settings s;
+  npblu_balance_settings_default(&s);
+  s.core_share = 0;
+  npblu_balancer* h = NULL;
+  CHECK(npblu_balancer_create(&h, MPI_COMM_WORLD, columns, NULL, NULL, &s, NULL, 0) == NPBLU_OK, "create");
+  uint64_t noise = 987654321ULL;
+  for (int it = 0; it < 200; ++it) {
+    int cuts[9];
+    npblu_balancer_cuts(h, cuts);
+    double times[8], slowest = 0.0;
+    for (int r = 0; r < size; ++r) {
+      uint64_t z = (noise += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      const double jitter = ((double)((z ^ (z >> 31)) % 10001) / 10000.0 - 0.5) * 0.04;
+      times[r] = (cuts[r + 1] - cuts[r]) * 1e-4 * (1.0 + jitter);
+      slowest = fmax(slowest, times[r]);
+    }
+    int changed = 0;
+    CHECK(npblu_balancer_feed(h, times[rank], slowest - times[rank], &changed) == NPBLU_OK, "feed");
+  }
+  int decisions, changes, moved;
+  npblu_balancer_totals(h, &decisions, &changes, &moved);
+  if (rank == 0)
+    printf("equal ranks under +-2%% seeded noise: %d decisions, %d columns moved\n", decisions, moved);
+  CHECK(decisions == 40 && moved == 0, "moved %d columns where nothing is slow", moved);
+  npblu_balancer_destroy(&h);
+}
+
 /* splitmix64: the same sequence on every rank. */
 static uint64_t state = 12345;
 static int below(int n) {
@@ -321,6 +355,7 @@ int main(int argc, char** argv) {
   }
   test_bad_inputs();
   test_convergence();
+  test_still_under_noise();
   test_random_migration();
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

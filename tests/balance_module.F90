@@ -86,7 +86,12 @@ program balance_module
   call current_widths(widths)
   if (rank == 0) print '(a,i0,a,i0,a,*(1x,i0))', 'decisions ', decisions, ', columns moved ', moved, &
                                                    ', widths', widths
+  ! Direction and quality: the slow rank gave columns away, and the slowest stripe's time is within
+  ! two of its columns of the best whole-column partition's (modelled times: no noise to excuse more).
   call check(decisions == 30 .and. moved > 0 .and. widths(2) < ncols / nranks, 'the balancer did not balance')
+  if (rank == 0) print '(a,f8.1,a,f8.1)', 'bottleneck ', maxval(widths * cost), ', best ', best_bottleneck(cost)
+  call check(maxval(widths * cost) <= best_bottleneck(cost) + 2 * maxval(cost), &
+             'the balanced partition is far from the best')
 
   ! A bad halo is refused on every rank, nothing moved.
   call npblu_balancer_migrate(bal, u, u, 8, -1, ierr)
@@ -105,6 +110,22 @@ program balance_module
   call MPI_Finalize(mpierr)
 
 contains
+
+  ! The smallest max_r width_r * cost_r over whole-column partitions of ncols (widths >= 1): the
+  ! best bottleneck is one of the values w * cost_r, reachable iff the ranks can hold ncols within it.
+  real(real64) function best_bottleneck(c)
+    real(real64), intent(in) :: c(:)
+    real(real64) :: t
+    integer :: r, w
+    best_bottleneck = huge(1d0)
+    do r = 1, size(c)
+      do w = 1, ncols
+        t = w * c(r)
+        if (t < best_bottleneck .and. all(floor(t / c + 1d-9) >= 1) .and. sum(floor(t / c + 1d-9)) >= ncols) &
+          best_bottleneck = t
+      end do
+    end do
+  end function
 
   real(real64) function value_of(i, j)
     integer, intent(in) :: i, j

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "npblu.h"
@@ -39,6 +40,16 @@ std::string checksum_in(const std::string& json) {
   const auto at = text.find("\"field_checksum\": \"");
   if (at == std::string::npos) fail("no field_checksum in " + json);
   return text.substr(at + 19, 16);
+}
+
+/// How many iterations a run's JSON report holds in its history: those it ran itself, after
+/// a restart only the remaining ones.
+int iterations_in_history(const std::string& json) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::ifstream in(json);
+  const auto report = nlohmann::json::parse(in, nullptr, false);
+  if (report.is_discarded()) fail("cannot read " + json);
+  return static_cast<int>(report["history"]["column_begin"].size());
 }
 
 npblu_solver* handle_for(const std::string& json) {
@@ -85,6 +96,8 @@ void checkpoint_now_then_restart(const std::string& dir, const std::string& refe
   if (!verified) fail("the restart did not verify");
   if (checksum_in(dir + "/capi_restart.json") != reference)
     fail("the restart from the checkpoint taken now ended with another field");
+  if (iterations_in_history(dir + "/capi_restart.json") != 33)
+    fail("the restart from iteration 17 did not run exactly the remaining 33 iterations");
 
   // The same restart as a run in steps (npblu_start takes the problem from the file too).
   npblu_solver* s = handle_for(dir + "/capi_restart_steps.json");
@@ -119,6 +132,9 @@ void options_and_refusal(const std::string& dir, const std::string& reference) {
   npblu_destroy(&r);
   if (checksum_in(dir + "/capi_every_restart.json") != reference)
     fail("restart from iteration 40: another field");
+  // With the class set as well, an ignored restart would run all 50 to the same field.
+  if (iterations_in_history(dir + "/capi_every_restart.json") != 10)
+    fail("restart from iteration 40 (class set too) did not run exactly the remaining 10 iterations");
   npblu_solver* w = handle_for(dir + "/capi_refused.json");
   ok(npblu_set_class(w, 'W'), "npblu_set_class", w);
   ok(npblu_set_option(w, "restart", path.c_str()), "restart option", w);

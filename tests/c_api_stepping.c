@@ -144,12 +144,32 @@ static void run_stepped(npblu_solver* h) {
   must(npblu_finish(h), "finish", h);
 }
 
+/* With columns=W0,W1,... the run must own exactly those stripes, not the default ones. */
+static void expect_asked_columns(npblu_solver* h, int noptions, char** options, int begin, int end) {
+  for (int o = 0; o < noptions; ++o) {
+    if (strncmp(options[o], "columns=", 8) != 0) continue;
+    int first = 1, r = 0;
+    for (const char* p = options[o] + 8; *p; ++r) {
+      char* after = NULL;
+      const int width = (int)strtol(p, &after, 10);
+      if (r == rank) {
+        expect(begin == first && end == first + width, "owns the stripe asked for with columns=", h);
+        return;
+      }
+      first += width;
+      p = *after == ',' ? after + 1 : after;
+    }
+    expect(0, "columns= names no stripe for this rank", h);
+  }
+}
+
 static int gather(char cls, int noptions, char** options) {
   int ranks = 1, begin = 0, end = 0, nx = 0, nz = 0;
   int64_t count = 0;
   npblu_solver* h = configured(MPI_COMM_WORLD, cls, noptions, options);
   run_stepped(h);
   double* mine = field_of(h, &count, &begin, &end);
+  expect_asked_columns(h, noptions, options, begin, end);
   must(npblu_grid(h, &nx, NULL, &nz), "grid", h);
   expect(count == 5LL * nx * nz * (end - begin), "field_size is 5*nx*nz*columns", h);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

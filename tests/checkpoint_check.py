@@ -8,17 +8,27 @@ continue --problem "CLASS [ARGS]" --np P --every N [--checkpointed ARGS] --resta
     and (classes S-F) verifies; the norms equal the reference's to 1e-13
     relative (they are sums over ranks: their last bits depend on the
     partition even without a restart) and a restart on the checkpoint's own
-    stripes gives bitwise the norms of the uninterrupted P-rank run.
+    stripes gives bitwise the norms of the uninterrupted P-rank run. Each
+    restart starts on the stripes it asked for (--columns as given; the same
+    rank count and no placement option: the checkpoint's column_widths, read
+    from the file), says it resumed at the last checkpoint's iteration, runs
+    only the remaining iterations, and reports time_s as the file's
+    timed_seconds plus its own. --moved-before: the checkpointed stripes must
+    differ from the ones the checkpointed run started on (the balancer moved
+    them). --saved-not-default: they must differ from the equal partition.
 sigterm --np P -- ARGS
-    SIGTERM to every rank mid-run: every rank exits 4, one line saying where
+    SIGTERM to every rank mid-run (the ranks are stopped with SIGSTOP at the
+    first progress line, signalled, then continued: mid-run on any machine load): every rank exits 4, one line saying where
     the checkpoint is; a restart from it ends verified with the reference's
     field_checksum.
 kill9 --np P --trials T -- ARGS
     SIGKILL to every rank (and the launcher) at a random moment after the
     first checkpoint of a run writing one every iteration, T times: each time
     the file left is a complete checkpoint that a restart continues to the
-    reference's field_checksum; a good share of the kills must land while a
-    later checkpoint was being written (its .tmp file left behind).
+    reference's field_checksum. Every other trial kills mid-write for certain:
+    once an aside FILE.h5.XXXXXX.tmp appears the ranks are stopped (SIGSTOP), and
+    killed if it is still there (else continued, and the next write is tried). The
+    random delays come from --seed (default 1): the same every run.
 """
 import argparse
 import glob
@@ -31,6 +41,9 @@ import signal
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from best_partition import equal_widths  # noqa: E402
 
 # Each rank reports its own exit status (and then exits 0, so the launcher does
 # not end the other ranks early): "every rank" is checked, not just mpiexec's.
@@ -149,25 +162,79 @@ def continue_mode(ctx):
     print(f"{ctx.np} ranks, checkpoints at {written}: checksum {whole['field_checksum']}")
     if whole["field_checksum"] != reference["field_checksum"]:
         fail("checkpointing changed the result")
+    saved = checkpoint_header(checkpoint)
+    check_saved_stripes(ctx, whole, saved)
     for case in ctx.restarts:
         np_text, _, args = case.partition(":")
+        start = time.monotonic()
         proc, report = finished_run(ctx, int(np_text), ["--restart", checkpoint, "--quiet", *shlex.split(args)],
                                     verified)
+        wall = time.monotonic() - start
         resumed = re.search(r"Restarted from .* at iteration (\d+)", proc.stdout)
-        if not resumed or int(resumed.group(1)) != int(written[-1]):
+        if not resumed or int(resumed.group(1)) != int(written[-1]) or saved["iteration"] != int(written[-1]):
             fail("the restart did not say it continued from the last checkpoint", proc)
+        if len(report["history"]["column_begin"]) != report["iterations"] - saved["iteration"]:
+            fail(f"{case}: ran {len(report['history']['column_begin'])} iterations after the restart, "
+                 f"expected {report['iterations'] - saved['iteration']}", proc)
+        check_restart_stripes(ctx, case, report, saved, proc)
+        check_restart_time(case, report, saved, wall, proc)
         if report["field_checksum"] != reference["field_checksum"]:
             fail(f"{case}: field checksum {report['field_checksum']} != {reference['field_checksum']}", proc)
         if not same_norms(report, reference, 1e-13):
             fail(f"{case}: norms differ from the uninterrupted run's", proc)
-        if "--balance diffusive" in args and not report["moved_columns"] > 0:
-            fail(f"{case}: the diffusive balancer moved no columns", proc)
         own_stripes = int(np_text) == ctx.np and not args.strip() and not ctx.checkpointed
         if own_stripes and (report["columns"] != whole["columns"] or not same_norms(report, whole, 0.0)):
             fail(f"{case}: on the checkpoint's own stripes the norms must be bitwise the uninterrupted run's")
-        print(f"restart {case:45s} columns {report['columns']} moved {report['moved_columns']}: "
-              f"checksum {report['field_checksum']}, verified {report['verified']}")
+        print(f"restart {case:45s} columns {widths_at(report, 0)} -> {report['columns']} moved "
+              f"{report['moved_columns']}: checksum {report['field_checksum']}, verified {report['verified']}")
     os.remove(checkpoint)
+
+
+def widths_at(report, index):
+    h = report["history"]
+    return [e - b for b, e in zip(h["column_begin"][index], h["column_end"][index])]
+
+
+def checkpoint_header(path):
+    import h5py  # Debian's python3-h5py
+    with h5py.File(path, "r") as f:
+        return {"iteration": int(f.attrs["iteration"]), "timed_seconds": float(f.attrs["timed_seconds"]),
+                "column_widths": [int(w) for w in f.attrs["column_widths"]]}
+
+
+def check_saved_stripes(ctx, whole, saved):
+    if sum(saved["column_widths"]) != whole["grid"][1] - 2 or len(saved["column_widths"]) != ctx.np:
+        fail(f"the checkpoint's column_widths {saved['column_widths']} do not tile the interior")
+    if ctx.moved_before and saved["column_widths"] == widths_at(whole, 0):
+        fail(f"the balancer had not moved the stripes {saved['column_widths']} before the checkpoint")
+    if ctx.saved_not_default and saved["column_widths"] == equal_widths(whole["grid"][1] - 2, ctx.np):
+        fail(f"the saved stripes {saved['column_widths']} are the default ones: a restart cannot show it took them")
+    print(f"checkpoint at iteration {saved['iteration']} holds stripes {saved['column_widths']}")
+
+
+def check_restart_stripes(ctx, case, report, saved, proc):
+    np_text, _, args = case.partition(":")
+    words = shlex.split(args)
+    start = widths_at(report, 0)
+    if "--columns" in words:
+        expected = [int(w) for w in words[words.index("--columns") + 1].split(",")]
+    elif int(np_text) == ctx.np and not {"--columns", "--weights"} & set(words) and "off" not in words:
+        expected = saved["column_widths"]
+    else:
+        expected = equal_widths(report["grid"][1] - 2, int(np_text))
+    if start != expected:
+        fail(f"{case}: the restart started on {start}, expected {expected}", proc)
+
+
+def check_restart_time(case, report, saved, wall, proc):
+    """time_s covers the whole run: the saved timed seconds plus at least the restart's own
+    iterations (each at least its slowest rank's compute and wait) and at most its wall time."""
+    h = report["history"]
+    own = sum(max(c + w for c, w in zip(cs, ws)) for cs, ws in zip(h["compute_s"], h["wait_s"]))
+    new = report["time_s"] - saved["timed_seconds"]
+    if not (saved["timed_seconds"] > 0 and 0.8 * own <= new <= wall):
+        fail(f"{case}: time_s {report['time_s']:.3f} is not the saved {saved['timed_seconds']:.3f} s plus "
+             f"this run's (iterations {own:.3f} s, wall {wall:.3f} s)", proc)
 
 
 def rank_statuses(stderr):
@@ -178,15 +245,17 @@ def sigterm_mode(ctx):
     _, reference = finished_run(ctx, 1, ctx.rest_plain + ["--quiet"], True)
     checkpoint = path_in(ctx, "sigterm") + ".h5"
     cmd = [*launcher(ctx, ctx.np), "sh", "-c", RANK_WRAPPER, "sh", ctx.lu, *ctx.rest,
-           "--checkpoint", checkpoint, "--progress-interval", "0.5"]
+           "--checkpoint", checkpoint, "--progress-interval", "0.01"]
     print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Wait for the timed iterations to begin (the first progress line), then signal mid-run.
+    # At the first progress line (the timed iterations have begun) the ranks are frozen, then
+    # signalled and continued: the signal lands mid-run however loaded the machine is.
     for line in proc.stdout:
-        if line.startswith(" iteration"):
+        if line.startswith(" iteration") and int(line.split()[1]) >= 20:
             break
-    time.sleep(0.3)
+    signal_ranks(proc, ctx.lu, ctx.np, signal.SIGSTOP)
     signalled = signal_ranks(proc, ctx.lu, ctx.np, signal.SIGTERM)
+    signal_ranks(proc, ctx.lu, ctx.np, signal.SIGCONT)
     start = time.monotonic()
     out, err = proc.communicate(timeout=120)
     proc.stdout, proc.stderr = out, err
@@ -208,6 +277,22 @@ def sigterm_mode(ctx):
     os.remove(checkpoint)
 
 
+def kill_mid_write(proc, ctx, asides):
+    """Stops the ranks while an aside file FILE.h5.XXXXXX.tmp exists (a checkpoint being
+    written) and kills them there; a write that finished before the stop is let go and the
+    next one tried."""
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if asides():
+            stopped = signal_ranks(proc, ctx.lu, ctx.np, signal.SIGSTOP)
+            if asides():
+                signal_ranks(proc, ctx.lu, ctx.np, signal.SIGKILL)
+                return stopped
+            signal_ranks(proc, ctx.lu, ctx.np, signal.SIGCONT)
+        time.sleep(0.0005)
+    fail("no checkpoint write could be caught mid-way before the run ended")
+
+
 def kill9_mode(ctx):
     _, reference = finished_run(ctx, 1, ctx.rest_plain + ["--quiet"], False)
     checkpoint = path_in(ctx, "kill9") + ".h5"
@@ -226,8 +311,11 @@ def kill9_mode(ctx):
         deadline = time.monotonic() + 30
         while not os.path.exists(checkpoint) and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.005)
-        time.sleep(rng.uniform(ctx.min_delay, ctx.max_delay))
-        killed = signal_ranks(proc, ctx.lu, ctx.np, signal.SIGKILL)
+        if trial % 2:
+            killed = kill_mid_write(proc, ctx, asides)
+        else:
+            time.sleep(rng.uniform(ctx.min_delay, ctx.max_delay))
+            killed = signal_ranks(proc, ctx.lu, ctx.np, signal.SIGKILL)
         try:
             os.killpg(proc.pid, signal.SIGKILL)  # the launcher too: nothing left running
         except ProcessLookupError:
@@ -236,6 +324,8 @@ def kill9_mode(ctx):
         if killed < ctx.np:
             fail(f"trial {trial}: the run ended before the kill (found {killed} ranks); lengthen it")
         left_tmp = bool(asides())
+        if trial % 2 and not left_tmp:
+            fail(f"trial {trial}: stopped mid-write, yet no {checkpoint}.XXXXXX.tmp was left")
         mid_write += left_tmp
         if not os.path.exists(checkpoint):
             fail(f"trial {trial}: the first checkpoint vanished")
@@ -248,9 +338,6 @@ def kill9_mode(ctx):
               f"restart from iteration {at} ends with the reference field")
     print(f"{ctx.trials} kills after the first checkpoint: {mid_write} while writing a later one; "
           f"every one left a checkpoint a restart continued to the reference field")
-    needed = max(2, ctx.trials // 5) if ctx.min_mid_write is None else ctx.min_mid_write
-    if mid_write < needed:
-        fail("too few kills landed during a checkpoint write for the test to mean something")
     for path in [checkpoint, *asides()]:
         if os.path.exists(path):
             os.remove(path)
@@ -270,11 +357,11 @@ def main():
     p.add_argument("--restarts", nargs="*", default=[])
     p.add_argument("--checkpointed", default="", help="more arguments of the checkpointed run")
     p.add_argument("--trials", type=int, default=20)
-    p.add_argument("--min-mid-write", type=int, default=None,
-                   help="kills that must land during a write (default: a fifth of the trials, at least 2)")
+    p.add_argument("--moved-before", action="store_true")
+    p.add_argument("--saved-not-default", action="store_true")
     p.add_argument("--min-delay", type=float, default=0.0)
     p.add_argument("--max-delay", type=float, default=0.4)
-    p.add_argument("--seed", type=int, default=int(time.time()))
+    p.add_argument("--seed", type=int, default=1)
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)

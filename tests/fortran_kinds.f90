@@ -4,21 +4,34 @@
 ! the int32 or the int64 specifics. Runs class S twice, once created from
 ! mpi_f08's type(MPI_Comm) and once from its integer handle, stepped
 ! 1 + 19 + the rest with a copy out and back in of u between, and checks
-! both verify with the field checksum of a plain npblu_run.
+! both verify with the field checksum of a plain npblu_run. The expected integer
+! size in bytes is the first command argument (4 or 8): the build's kind is
+! asserted, not just printed. Every generic of module npblu is called (so with
+! 8-byte integers every int64 specific): time, Mop/s, the norms, the surface
+! integral and the imbalance of the full run, current_residual_norms while
+! stepping, and set_size(12,12,12,50,0.5), class S's problem as a custom size,
+! which must end with class S's residual norms bit for bit.
 program fortran_kinds
   use, intrinsic :: iso_fortran_env, only: int32
   use mpi_f08, only: MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_COMM_WORLD
   use npblu
   implicit none
   type(npblu_solver) :: lu
-  integer :: ierr, major, minor, patch, comm
+  integer :: ierr, major, minor, patch, comm, expected_bytes
+  character(len=8) :: argument
+  double precision :: full_norms(5), custom_norms(5)
   integer(int32) :: rank
   character(len=32) :: full_digest, digest
   logical :: verified
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call get_command_argument(1, argument)
+  read (argument, *) expected_bytes
+  if (storage_size(ierr) /= 8 * expected_bytes .or. storage_size(verified) /= 8 * expected_bytes) &
+    error stop 'the default integer or logical is not of the size this build asks for'
   call npblu_version(major, minor, patch)
+  if (major < 0 .or. minor < 0 .or. patch < 0) error stop 'npblu_version'
   if (rank == 0) print '(a,i0,a,i0,a,i0,a,i0,a,i0)', 'fortran_kinds: integer kind ', kind(ierr), ', logical kind ', &
       kind(verified), ', npblu ', major, '.', minor
   call npblu_create(lu, MPI_COMM_WORLD, ierr)            ! type(MPI_Comm)
@@ -28,7 +41,9 @@ program fortran_kinds
   call check(ierr, 'run')
   call npblu_field_checksum(lu, full_digest, ierr)
   call check(ierr, 'field_checksum')
+  call results_of_full_run()
   call npblu_destroy(lu, ierr)
+  call custom_size_run()
 
   comm = MPI_COMM_WORLD%MPI_VAL                          ! an integer handle, of the caller's kind
   call npblu_create(lu, comm, ierr)
@@ -46,6 +61,41 @@ program fortran_kinds
 
 contains
 
+  ! Every result query of a finished run, each checked for a plausible value.
+  subroutine results_of_full_run()
+    double precision :: seconds, rate, surface, factor, errors(5)
+    call npblu_time(lu, seconds, ierr)
+    call check(ierr, 'time')
+    call npblu_mops(lu, rate, ierr)
+    call check(ierr, 'mops')
+    call npblu_surface_integral(lu, surface, ierr)
+    call check(ierr, 'surface_integral')
+    call npblu_imbalance(lu, factor, ierr)
+    call check(ierr, 'imbalance')
+    call npblu_residual_norms(lu, full_norms, ierr)
+    call check(ierr, 'residual_norms')
+    call npblu_error_norms(lu, errors, ierr)
+    call check(ierr, 'error_norms')
+    if (.not. (seconds > 0 .and. rate > 0 .and. surface > 0 .and. factor >= 1)) error stop 'results'
+    if (any(.not. (full_norms > 0)) .or. any(.not. (errors > 0))) error stop 'norms'
+  end subroutine
+
+  ! Class S's problem given as a size: class U, the same residual norms bit for bit.
+  subroutine custom_size_run()
+    call npblu_create(lu, MPI_COMM_WORLD, ierr)
+    call check(ierr, 'create (custom size)')
+    call npblu_set_size(lu, 12, 12, 12, 50, 0.5d0, ierr)
+    call check(ierr, 'set_size')
+    call npblu_set_report(lu, .false., ierr)
+    call npblu_run(lu, ierr)
+    call check(ierr, 'run (custom size)')
+    call npblu_residual_norms(lu, custom_norms, ierr)
+    call npblu_verified(lu, verified, ierr)
+    if (verified) error stop 'a custom size claimed verification'
+    if (any(custom_norms /= full_norms)) error stop 'set_size(class S problem) gave other norms'
+    call npblu_destroy(lu, ierr)
+  end subroutine
+
   subroutine configure()
     call npblu_set_class(lu, 'S', ierr)
     call check(ierr, 'set_class')
@@ -57,10 +107,14 @@ contains
     integer :: ran, done, total, nx, nz, jbegin, jend, first, last
     double precision, allocatable :: u(:, :, :, :)
     character(len=32) :: before, after
+    double precision :: current(5)
     call npblu_start(lu, ierr)
     call check(ierr, 'start')
     call npblu_advance(lu, 1, ran, ierr)
     call npblu_advance(lu, 19, ran, ierr)
+    call npblu_current_residual_norms(lu, current, ierr)
+    call check(ierr, 'current_residual_norms')
+    if (any(.not. (current > 0))) error stop 'current_residual_norms'
     call npblu_iterations_done(lu, done, total, ierr)
     if (done /= 20 .or. total /= 50) error stop 'iterations_done'
     call npblu_field_shape(lu, nx, nz, jbegin, jend, ierr)

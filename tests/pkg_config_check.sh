@@ -20,7 +20,8 @@ make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory 
   FC="${MPI_Fortran_COMPILER:-mpif77}" CC="${MPI_C_COMPILER:-mpicc}" "${make_args[@]}" > "$work/make.log" 2>&1 ||
   { cat "$work/make.log"; exit 1; }
 # No LD_LIBRARY_PATH: the programs find the installed libraries by their rpath.
-"$work/library_version"
+# (the version against tests/expected_version.txt and the installed library's file name)
+"$work/library_version" "$source_dir/tests/expected_version.txt" "$(readlink -f "$(dirname "$pcdir")/libnpblu.so")"
 read -r -a preflags <<<"${MPIEXEC_PREFLAGS:-}"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver_i8_int8"

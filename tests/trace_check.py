@@ -4,10 +4,17 @@
 schema --np N -- ARGS   run lu with --trace; check the documented datasets and
                         shapes, that column ranges tile the interior at every
                         iteration, and that moves agree with the ranges
-kill   --np N -- ARGS   start lu with --trace, SIGKILL its rank 0 mid-way,
-                        then the file must open (h5py and h5dump) and hold
-                        every iteration up to a flush
-plot   --np N -- ARGS   run lu with --trace, render runs/plot_trace.py, check the PNG
+kill   --np N -- ARGS   start lu with --trace, freeze every rank (SIGSTOP) once
+                        20 iterations are on disk, read what the file holds,
+                        SIGKILL rank 0: the file must open (h5py and h5dump) and
+                        hold exactly the iterations 1..n read while frozen, n a
+                        multiple of --trace-flush (every iteration up to the last
+                        flush, none lost, none half-written)
+plot   --np N -- ARGS   run lu with --trace, render runs/plot_trace.py, check the
+                        picture shows the trace (tests/plot_content_check.py)
+file   TRACE PNG        a trace written by lu-sim (--trace) and its picture: the
+                        schema, moves recorded (lu-sim's are deterministic) and
+                        the picture's content
 """
 import argparse
 import os
@@ -96,18 +103,60 @@ def check_file(path, expect_iterations=None):
         return n, len(mi), ranks
 
 
+def lu_pids(trace):
+    """Every lu process writing to or running alongside this trace (its command line names it)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if trace.encode() in args and args[0].endswith(b"/lu"):
+            found.append(int(pid))
+    return found
+
+
+def flushed_iterations(trace):
+    try:
+        with h5py.File(trace, "r") as f:
+            return [int(i) for i in f["iterations/iteration"][:]]
+    except (OSError, KeyError):
+        return None
+
+
+def check_picture(trace, png):
+    with open(png, "rb") as f:
+        if not f.read(8).startswith(b"\x89PNG\r\n\x1a\n"):
+            fail(f"{png} is not a PNG")
+    done = subprocess.run([sys.executable, os.path.join(HERE, "plot_content_check.py"), trace, png],
+                          capture_output=True, text=True)
+    print(done.stdout, end="")
+    if done.returncode != 0:
+        fail(f"the picture does not show the trace:\n{done.stdout}{done.stderr}")
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lu", required=True)
-    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--mpiexec", default="")
     p.add_argument("--np-flag", default="-n", help="CMake's MPIEXEC_NUMPROC_FLAG")
     p.add_argument("--preflags", default="", help="CMake's MPIEXEC_PREFLAGS, space-separated")
-    p.add_argument("--workdir", required=True)
-    p.add_argument("mode", choices=["schema", "kill", "plot"])
+    p.add_argument("--workdir", default=".")
+    p.add_argument("--lu", default="")
+    p.add_argument("mode", choices=["schema", "kill", "plot", "file"])
     p.add_argument("--np", type=int, default=1)
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
-    a = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    a, extra = p.parse_known_args(argv[:argv.index("--")] if "--" in argv else argv)
+    if a.mode == "file":
+        n, moves, ranks = check_file(extra[0])
+        if moves == 0:
+            fail("the lu-sim trace records no moves")
+        print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+        check_picture(extra[0], extra[1])
+        return
     os.makedirs(a.workdir, exist_ok=True)
     trace = os.path.join(a.workdir, f"trace_{a.mode}_{os.getpid()}.h5")
     if os.path.exists(trace):
@@ -121,17 +170,11 @@ def main():
             fail(f"lu exited {proc.returncode}")
         n, moves, ranks = check_file(trace)
         print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
-        if a.mode == "schema" and "--balance diffusive" in " ".join(rest) and moves == 0:
-            fail("a diffusive run with emulated speeds recorded no moves")
         if a.mode == "plot":
             png = trace[:-3] + ".png"
             subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
                            check=True)
-            with open(png, "rb") as f:
-                data = f.read()
-            if not data.startswith(b"\x89PNG\r\n\x1a\n") or len(data) < 20000:
-                fail(f"{png} is not a plausible PNG ({len(data)} bytes)")
-            print(f"rendered {png}: {len(data)} bytes")
+            check_picture(trace, png)
             os.remove(png)
     else:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -155,26 +198,37 @@ def main():
         if rank0 is None:
             proc.kill()
             fail("rank 0 never started")
-        # Kill only once the file holds flushed iterations, however slow the build
-        # (a sanitizer build is many times slower); a read may fail mid-write, so retry.
-        seen = 0
-        while time.monotonic() < deadline + 240 and seen < 20:
-            time.sleep(0.5)
-            try:
-                with h5py.File(trace, "r") as f:
-                    seen = len(f["iterations/iteration"])
-            except (OSError, KeyError):
-                pass
-        if proc.poll() is not None:
+        # Freeze every rank once the file holds 20 flushed iterations, however slow the build; read
+        # what is on disk (a read may catch a flush half-way: then let the run go on and retry), and
+        # kill rank 0 while all are frozen: the file must hold exactly that.
+        flush = int(rest[rest.index("--trace-flush") + 1]) if "--trace-flush" in rest else 10
+        ranks_pids = []
+        seen = None
+        while time.monotonic() < deadline + 240 and proc.poll() is None:
+            time.sleep(0.2)
+            ranks_pids = lu_pids(trace)
+            for pid in ranks_pids:
+                os.kill(pid, signal.SIGSTOP)
+            seen = flushed_iterations(trace)
+            if seen is not None and len(seen) >= 20:
+                break
+            for pid in ranks_pids:
+                os.kill(pid, signal.SIGCONT)
+        if proc.poll() is not None or seen is None:
             fail("the run ended before it could be killed mid-way")
         os.kill(rank0, signal.SIGKILL)
+        for pid in ranks_pids:
+            if pid != rank0:
+                os.kill(pid, signal.SIGCONT)
         proc.wait(timeout=60)
         dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
         if dump.returncode != 0:
             fail("h5dump cannot open the trace of a killed run:\n" + dump.stderr[-2000:])
         n, moves, ranks = check_file(trace)
-        if n < 10:
-            fail(f"only {n} iterations survived the kill")
+        if seen != list(range(1, len(seen) + 1)) or len(seen) % flush:
+            fail(f"the frozen run's file held iterations {seen[:3]}..{seen[-3:]}: not 1..n at a flush of {flush}")
+        if n != len(seen):
+            fail(f"the file holds {n} iterations after the kill, {len(seen)} were on disk before it")
         print(f"killed rank 0 (pid {rank0}); the trace opens with h5dump and holds {n} iterations x {ranks} ranks")
     if os.path.exists(trace):
         os.remove(trace)

@@ -20,6 +20,7 @@
 #include "lu/app/output_files.hpp"
 #include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
+#include "lu/app/test_faults.hpp"
 #include "lu/app/trace_writer.hpp"
 #include "lu/solver.hpp"
 
@@ -322,6 +323,8 @@ RunReport build_report(const RunContext& ctx, const LuSolver& solver, const Solv
   report.seconds = result.seconds;
   report.mops = lu_mops(p.grid.nx, p.grid.ny, p.grid.nz, result.iterations, result.seconds);
   report.computed = {result.residual_norms, result.error_norms, result.surface_integral};
+  apply_test_fault_to_norms(report.computed);
+  apply_test_fault_on_rank(ctx.rank);
   if (p.reference) report.verification = verify(report.computed, *p.reference);
   report.field_checksum = solver.checksum();
   report.phases = reduce_phase_timers(result.timers, ctx.comm);

@@ -81,7 +81,10 @@ int main(int argc, char** argv) {
     // it in a collective. One line, then end them all rather than hang.
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << " (rank " << rank << ")" << std::endl;
+    // One write, so that the launcher's own abort message cannot land inside the line.
+    const std::string line =
+        "lu: error: " + npblu::one_line_message(e.what()) + " (rank " + std::to_string(rank) + ")\n";
+    std::cerr << line << std::flush;
     MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
     return kExitRunFailed;
   } catch (...) {

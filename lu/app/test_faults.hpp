@@ -1,0 +1,24 @@
+#pragma once
+// Test-only fault injection for the exit statuses no honest input can reach
+// (tests/exit_status_check.py). Read from the environment once per run; unset
+// in any real run, where both functions do nothing.
+//
+//   NPBLU_TEST_FAULT=wrong-norms   the computed residual norms are scaled by
+//                                  1 + 1e-6 before verification, as a wrong
+//                                  field would make them: the run does not
+//                                  verify (exit 1 on every rank)
+//   NPBLU_TEST_FAULT=throw-on-rank-1  rank 1 alone throws after computing, as an
+//                                  unforeseen local error would: one line and
+//                                  MPI_Abort (status 3)
+
+#include "verify/verification.hpp"
+
+namespace npblu {
+
+/// The computed values as verification will see them (the fault applied, if any).
+void apply_test_fault_to_norms(VerifiedQuantities& computed);
+
+/// Throws std::runtime_error on rank 1 if that fault is asked for.
+void apply_test_fault_on_rank(int rank);
+
+}  // namespace npblu
