@@ -19,6 +19,7 @@
 #include "lu/app/partition_trace.hpp"
 #include "lu/app/runtime_balancing.hpp"
 #include "lu/app/trace_writer.hpp"
+#include "lu/isa.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu {
@@ -76,6 +77,7 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const Problem problem = as_run_error([&] {
+    check_isa();  // NPBLU_ISA names a level this CPU has (lu/isa.hpp)
     const Problem p = validate(config);
     validate_for_ranks(config, p, ranks);
     return p;

@@ -11,6 +11,7 @@
 
 #include "lu/app/hdf5_objects.hpp"
 #include "lu/field.hpp"
+#include "lu/isa.hpp"
 
 namespace npblu {
 
@@ -33,6 +34,8 @@ void write_header(hid_t file, const CheckpointHeader& h) {
   using hdf5::string_attribute;
   array_attribute(file, "format_version", H5T_NATIVE_INT, std::vector<int>{h.format_version});
   string_attribute(file, "program_version", h.program_version);
+  // Information only: every level computes the same bits (lu/isa.hpp), so a restart may run at any level.
+  string_attribute(file, "isa", isa_name(active_isa()));
   string_attribute(file, "created", h.created);
   string_attribute(file, "command_line", h.command_line);
   string_attribute(file, "class", std::string(1, h.problem_class));

@@ -7,7 +7,8 @@
 // Layout (format version 1; README, "Checkpoint and restart"):
 //   /u                 double [ny][nz][nx][5]: the SSOR state, every column
 //                      (boundary columns included), in Field5's column layout
-//   root attributes    format_version, program_version, created, command_line,
+//   root attributes    format_version, program_version, isa (the kernels' level that wrote
+//                      it: information only, every level computes the same bits), created, command_line,
 //                      class, grid, iterations, dt (bit for bit), iteration
 //                      (timed iterations done), timed_seconds, ranks,
 //                      column_widths, balance, balance_moved_columns,
