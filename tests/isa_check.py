@@ -6,6 +6,8 @@ level LEVEL       if this CPU has LEVEL (else: skipped, exit 77): with NPBLU_ISA
                   JSON, and gives one field_checksum per class on every partition; the Fortran driver
                   (module npblu -> libnpblu.so's C API) gives that same checksum; and the checksums are
                   those of the baseline level (every level computes the same bits).
+restart           a checkpoint written at the highest level this CPU has (2 ranks), continued at the
+                  baseline level (1 rank), ends with the field of the uninterrupted run.
 refused           NPBLU_ISA set to a word that is no level, and to any level this CPU lacks: lu and the
                   Fortran driver exit 2 on every rank with one message naming the value.
 """
@@ -94,6 +96,21 @@ def check_level(ctx, level):
         print(f"class {cls} at {level}: {lu_sum} on every partition, through lu and the Fortran driver")
 
 
+def check_restart(ctx):
+    levels = supported(ctx)
+    top = levels[-1]
+    whole = run_lu(ctx, 2, ["S"], top)["field_checksum"]
+    os.makedirs(ctx.workdir, exist_ok=True)
+    path = os.path.join(ctx.workdir, f"isa_restart_{os.getpid()}.h5")
+    run_lu(ctx, 2, ["S", "--checkpoint", path, "--checkpoint-every", "20"], top)
+    continued = run_lu(ctx, 1, ["--restart", path], "baseline")
+    os.remove(path)
+    if continued.get("isa") != "baseline" or continued["field_checksum"] != whole:
+        fail(f"checkpoint at {top} continued at {continued.get('isa')}: {continued['field_checksum']}, "
+             f"uninterrupted {whole}")
+    print(f"checkpoint at {top} (2 ranks) continued at baseline (1 rank): {whole}, as uninterrupted")
+
+
 def check_refused(ctx):
     levels = supported(ctx)
     for bad in ["v9", *[l for l in ["baseline", "v3", "v4"] if l not in levels]]:
@@ -115,11 +132,13 @@ def main():
     p.add_argument("--np-flag", default="-n")
     p.add_argument("--preflags", default="")
     p.add_argument("--workdir", required=True)
-    p.add_argument("what", choices=["level", "refused"])
+    p.add_argument("what", choices=["level", "restart", "refused"])
     p.add_argument("level", nargs="?")
     ctx = p.parse_args()
     if ctx.what == "level":
         check_level(ctx, ctx.level)
+    elif ctx.what == "restart":
+        check_restart(ctx)
     else:
         check_refused(ctx)
     print("PASS")
