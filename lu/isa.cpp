@@ -1,7 +1,6 @@
 #include "lu/isa.hpp"
 
 #include <cstdlib>
-#include <stdexcept>
 #include <string_view>
 
 #include "lu/kernel_levels.hpp"
@@ -104,9 +103,5 @@ const std::vector<IsaLevel>& isa_levels_supported() {
 IsaLevel active_isa() { return choice().level; }
 
 const std::string& isa_error() { return choice().error; }
-
-void check_isa() {
-  if (!isa_error().empty()) throw std::runtime_error(isa_error());
-}
 
 }  // namespace npblu

@@ -76,8 +76,9 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
+  // NPBLU_ISA names a level this CPU has (lu/isa.hpp); agreed, as ranks on other nodes may see another CPU.
+  agree(isa_error().empty(), isa_error(), comm);
   const Problem problem = as_run_error([&] {
-    check_isa();  // NPBLU_ISA names a level this CPU has (lu/isa.hpp)
     const Problem p = validate(config);
     validate_for_ranks(config, p, ranks);
     return p;
