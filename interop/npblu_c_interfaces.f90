@@ -143,6 +143,11 @@ module npblu_c_interfaces
       import :: c_ptr, c_int
       integer(c_int), value :: status
     end function
+    integer(c_int) function c_isa(buf, length) bind(c, name="npblu_isa")
+      import :: c_int, c_char
+      character(kind=c_char), dimension(*), intent(out) :: buf
+      integer(c_int), value :: length
+    end function
     integer(c_int) function c_version(major, minor, patch) bind(c, name="npblu_version")
       import :: c_int
       integer(c_int), intent(out) :: major, minor, patch

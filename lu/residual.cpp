@@ -5,8 +5,9 @@
 #include <cstddef>
 
 #include "lu/ivdep.hpp"
+#include "lu/kernel_levels.hpp"
 
-namespace npblu {
+namespace npblu::NPBLU_KERNEL_NS {
 namespace {
 
 constexpr int kM = Field5::kComponents;
@@ -86,7 +87,7 @@ void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, st
     const double* __restrict row = u.row(k, j);
     double* __restrict out = plain + std::size_t(k - k_begin) * kM * ld;
     for (int m = 0; m < kM; ++m) {
-NPBLU_IVDEP
+      NPBLU_IVDEP
       for (int i = 0; i < nx; ++i) out[m * ld + i] = row[kM * i + m];
     }
   }
@@ -94,7 +95,7 @@ NPBLU_IVDEP
 
 /// Fills a derived row from a plain row.
 void derive_row(const double* __restrict plain, int nx, std::size_t ld, double* __restrict derived) {
-NPBLU_IVDEP
+  NPBLU_IVDEP
   for (int i = 0; i < nx; ++i) {
     const double rho = plain[i];
     const double mx = plain[1 * ld + i];
@@ -203,7 +204,7 @@ void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mi
   const double* __restrict mid_derived = mid.derived;
   const double* __restrict hi_plain = hi.plain;
   const double* __restrict hi_derived = hi.derived;
-NPBLU_IVDEP
+  NPBLU_IVDEP
   for (int i = 1; i < nx - 1; ++i) {
     const Flux in_lo = inviscid_flux<D>(lo_plain, lo_derived, ld, i);
     const Flux in_hi = inviscid_flux<D>(hi_plain, hi_derived, ld, i);
@@ -276,7 +277,7 @@ void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
                                  double* __restrict acc) {
   for (int m = 0; m < kM; ++m) {
     const std::size_t o = m * ld;
-NPBLU_IVDEP
+    NPBLU_IVDEP
     for (int i = 1; i < nx - 1; ++i) {
       double along_eta = 0.0, along_zeta = 0.0;
       for (int d = 0; d < 5; ++d) {
@@ -298,17 +299,13 @@ void store_residual(const double* __restrict acc, const double* __restrict frct,
 
 }  // namespace
 
-ResidualWorkspace::ResidualWorkspace(const GridSize& g, ColumnRange /*owned*/)
-    : scratch_(ScratchLayout(g).size) {}
+std::size_t residual_scratch_doubles(const GridSize& g) { return ScratchLayout(g).size; }
 
 void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u,
-                      const Field5& frct, Field5& rsd, ResidualWorkspace& ws) {
+                      const Field5& frct, Field5& rsd, double* const scratch) {
   const int nx = g.nx, ny = g.ny, nz = g.nz;
   const ScratchLayout layout(g);
   const std::size_t ld = layout.ld;
-  // Only a default-constructed workspace, or one made for another grid, grows here.
-  if (ws.scratch_.size() < layout.size) ws.scratch_.resize(layout.size);
-  double* const scratch = ws.scratch_.data();
   double* const acc = scratch + kAccumulatorAt * ld;
 
   const DirectionCoefficients xi = direction_coefficients(c.tx1, c.tx2, c.tx3, c.dx);
@@ -378,4 +375,4 @@ void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owne
   }
 }
 
-}  // namespace npblu
+}  // namespace npblu::NPBLU_KERNEL_NS

@@ -14,7 +14,8 @@
 #error "lu/simd.hpp needs GNU vector extensions (GCC, clang or a clang-based compiler)"
 #endif
 
-namespace npblu::simd {
+// In a level's namespace (lu/kernel_levels.hpp): kW differs between levels.
+namespace npblu::NPBLU_KERNEL_NS::simd {
 
 #if defined(__AVX512F__)
 constexpr int kW = 8;
@@ -70,4 +71,4 @@ inline vd permute(vd a) {
   return detail::permute<Mask>(a, std::make_index_sequence<kW>{});
 }
 
-}  // namespace npblu::simd
+}  // namespace npblu::NPBLU_KERNEL_NS::simd

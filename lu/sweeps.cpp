@@ -34,10 +34,11 @@
 #include <utility>
 #include <vector>
 
+#include "lu/kernel_levels.hpp"
 #include "lu/simd.hpp"
 #include "lu/wall_clock.hpp"
 
-namespace npblu {
+namespace npblu::NPBLU_KERNEL_NS {
 
 namespace {
 
@@ -401,9 +402,9 @@ struct Buffers {
   double* fold;        // y and M of this row
 };
 
-Buffers carve(std::vector<double>& blocks, const Layout& l) {
-  const auto addr = reinterpret_cast<std::uintptr_t>(blocks.data());
-  double* p = blocks.data() + ((64 - addr % 64) % 64) / sizeof(double);
+Buffers carve(double* blocks, const Layout& l) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(blocks);
+  double* p = blocks + ((64 - addr % 64) % 64) / sizeof(double);
   Buffers b{};
   b.state_cur = p;
   b.state_prev = b.state_cur + l.state;
@@ -559,13 +560,12 @@ inline void prefetch_row(const double* row, int nx) {
 
 template <bool kLower>
 void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
-                 Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
+                 Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const int nx = g.nx;
   const Layout layout(nx);
-  if (ws.blocks.size() < layout.total + 8)
-    throw std::logic_error("SweepWorkspace was not sized for this grid");
-  Buffers b = carve(ws.blocks, layout);
+  if (block_doubles < layout.total + 8) throw std::logic_error("SweepWorkspace was not sized for this grid");
+  Buffers b = carve(blocks, layout);
   constexpr int dj = kLower ? -1 : 1;  // towards the j neighbour already swept
   const int kn = k + dj;
   const int rows = owned.width();
@@ -597,16 +597,16 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
 
 }  // namespace
 
-SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(Layout(g.nx).total + 8, 0.0) {}
+std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx).total + 8; }
 
 void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
-  sweep_plane<true>(c, g, owned, k, u, rsd, ws, times);
+                       Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
+  sweep_plane<true>(c, g, owned, k, u, rsd, blocks, block_doubles, times);
 }
 
 void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
-  sweep_plane<false>(c, g, owned, k, u, rsd, ws, times);
+                       Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
+  sweep_plane<false>(c, g, owned, k, u, rsd, blocks, block_doubles, times);
 }
 
-}  // namespace npblu
+}  // namespace npblu::NPBLU_KERNEL_NS

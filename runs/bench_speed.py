@@ -19,6 +19,14 @@ of lu alternating with --lu in the same way and prints baseline / ours too
 (> 1: --lu is faster), e.g.
 
   runs/bench_speed.py --baseline-lu /tmp/lu-before --cases W:1 A:2 --repeats 5
+
+Per instruction-set level of the kernels (lu/isa.hpp; NPBLU_ISA is set for every program run, so
+a --baseline-lu or NPB run ignores it): --levels baseline v3 v4 repeats every case at each level,
+and --driver build/bin/timed_driver (interop/examples/timed_driver.f90, module npblu calling
+libnpblu.so) times the library alternating with lu: driver / lu should be 1.
+
+  runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin /work/npb/bin \
+      --cases W:1 A:1 A:2 B:2 C:2 --repeats 3
 """
 import argparse
 import os
@@ -48,11 +56,61 @@ def run_npb(npb_bin, cls, np):
     return float(re.search(r"Time in seconds\s*=\s*([0-9.]+)", out).group(1))
 
 
+def run_driver(driver, cls, np):
+    out = subprocess.run([*MPI, "-np", str(np), driver, cls], check=True, capture_output=True, text=True).stdout
+    m = re.search(r"isa=(\S+) verified=T seconds=([0-9.]+)", out)
+    if not m:
+        sys.exit(f"{driver} {cls} on {np} ranks: no verified result")
+    return float(m.group(2))
+
+
 def mops(cls, seconds):
     n = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}[cls]
     it = {"S": 50, "W": 300, "A": 250, "B": 250, "C": 250}[cls]
     mean = n
     return 1e-6 * it * (1984.77 * n**3 - 10923.3 * mean**2 + 27770.9 * mean - 144010.0) / seconds
+
+
+def time_case(a, cls, np):
+    """Medians of each program, run alternately (the order rotates each repeat)."""
+    programs = [("ours", lambda: run_ours(a.lu, cls, np))]
+    if a.driver:
+        programs.append(("driver", lambda: run_driver(a.driver, cls, np)))
+    if a.baseline_lu:
+        programs.append(("baseline", lambda: run_ours(a.baseline_lu, cls, np)))
+    if a.npb_bin and os.path.exists(os.path.join(a.npb_bin, f"lu.{cls}.x")):
+        programs.append(("npb", lambda: run_npb(a.npb_bin, cls, np)))
+    times = {name: [] for name, _ in programs}
+    for r in range(a.repeats):
+        for name, f in programs[r % len(programs):] + programs[:r % len(programs)]:
+            times[name].append(f())
+    print(f"  {cls}:{np} " + "  ".join(f"{n} {[round(x, 3) for x in t]}" for n, t in times.items()), flush=True)
+    return {n: statistics.median(t) for n, t in times.items()}
+
+
+def print_level_table(level, rows):
+    print(f"\nlevel {level}: {'class':>5} {'ranks':>5} {'lu s':>8} {'driver s':>9} {'driver/lu':>10} "
+          f"{'NPB s':>8} {'NPB/lu':>7} {'baseline s':>11} {'baseline/lu':>12}")
+    for cls, np, m in rows:
+        t = m["ours"]
+
+        def col(key, width, ratio_width, invert=False):
+            if key not in m:
+                return f"{'-':>{width}} {'-':>{ratio_width}}"
+            ratio = t / m[key] if invert else m[key] / t
+            return f"{m[key]:{width}.3f} {ratio:{ratio_width}.3f}"
+        print(f"level {level}: {cls:>5} {np:>5} {t:8.3f} {col('driver', 9, 10)} {col('npb', 8, 7)} "
+              f"{col('baseline', 11, 12)}")
+
+
+def main_levels(a):
+    for level in a.levels:
+        os.environ["NPBLU_ISA"] = level
+        rows = []
+        for case in a.cases:
+            cls, np = case.split(":")
+            rows.append((cls, int(np), time_case(a, cls, int(np))))
+        print_level_table(level, rows)
 
 
 def main():
@@ -62,7 +120,12 @@ def main():
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")
     p.add_argument("--baseline-lu", help="another build's lu, alternated with --lu (before/after a change)")
+    p.add_argument("--levels", nargs="+", choices=["baseline", "v3", "v4"],
+                   help="NPBLU_ISA levels to time, one table each")
+    p.add_argument("--driver", help="the Fortran timed_driver (libnpblu.so), alternated with --lu")
     a = p.parse_args()
+    if a.levels or a.driver:
+        return main_levels(a) if a.levels else main_levels_default(a)
 
     rows, baseline_rows = [], []
     for case in a.cases:
@@ -102,6 +165,12 @@ def main():
     for cls in sorted({c for c, *_ in rows}):
         if (cls, 1) in by_key and (cls, 2) in by_key:
             print(f"speed-up class {cls}, 2 ranks over 1: {by_key[(cls, 1)] / by_key[(cls, 2)]:.2f}")
+
+
+def main_levels_default(a):
+    a.levels = [os.environ.get("NPBLU_ISA", "auto")]
+    os.environ["NPBLU_ISA"] = a.levels[0]
+    main_levels(a)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 #include "lu/app/runtime_balancing.hpp"
 #include "lu/app/test_faults.hpp"
 #include "lu/app/trace_writer.hpp"
+#include "lu/isa.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu {
@@ -79,6 +80,8 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
+  // NPBLU_ISA names a level this CPU has (lu/isa.hpp); agreed, as ranks on other nodes may see another CPU.
+  agree(isa_error().empty(), isa_error(), comm);
   const Problem problem = as_run_error([&] {
     const Problem p = validate(config);
     validate_for_ranks(config, p, ranks);
@@ -491,6 +494,7 @@ CheckpointHeader checkpoint_header(const RunContext& ctx, const LuSolver& solver
                                    const RuntimeBalancing* balancing) {
   CheckpointHeader h;
   h.program_version = NPBLU_VERSION;
+  h.isa = isa_name(active_isa());
   h.created = utc_now();
   h.command_line = ctx.command_line;
   h.problem_class = ctx.problem.problem_class;

@@ -7,7 +7,8 @@
 // Layout (format version 2; README, "Checkpoint and restart"):
 //   /u                 double [ny][nz][nx][5]: the SSOR state, every column
 //                      (boundary columns included), in Field5's column layout
-//   root attributes    format_version, program_version, created, command_line,
+//   root attributes    format_version, program_version, isa (the kernels' level that wrote
+//                      it: information only, every level computes the same bits), created, command_line,
 //                      class, grid, iterations, dt (bit for bit), iteration
 //                      (timed iterations done), timed_seconds, ranks,
 //                      column_widths, balance, balance_{every,threshold,damping},
@@ -39,6 +40,7 @@ inline constexpr int kCheckpointFormatVersion = 2;
 struct CheckpointHeader {
   int format_version = kCheckpointFormatVersion;
   std::string program_version;
+  std::string isa;      // the kernels' level that wrote it (information only: lu/isa.hpp)
   std::string created;  // ISO 8601 UTC
   std::string command_line;
   char problem_class = 'U';

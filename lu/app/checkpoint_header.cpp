@@ -159,6 +159,7 @@ const HeaderAttribute kHeaderAttributes[] = {
                                                            : std::string("is another version");
      }},
     {"program_version", NPBLU_MEMBER(program_version), none},
+    {"isa", NPBLU_MEMBER(isa), none},
     {"created", NPBLU_MEMBER(created), none},
     {"command_line", NPBLU_MEMBER(command_line), none},
     {"class", [](hid_t f, const char* n, const Header& h) { put(f, n, std::string(1, h.problem_class)); },

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "lu/isa.hpp"
+
 namespace npblu {
 
 bool RunReport::successful() const {
@@ -64,6 +66,7 @@ std::string format_report(const RunReport& r) {
                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
   line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
   line("Field checksum", r.field_checksum);
+  line("Kernels (ISA)", isa_description(active_isa()));
   if (r.emulation.active()) {
     s += fmt::format(
         "\n EMULATED HETEROGENEITY: --emulate-speeds '{}' (ranks slowed by spinning; not a real "
@@ -136,6 +139,12 @@ nlohmann::json to_json(const RunReport& r) {
     j["verification"] = {{"epsilon", r.verification.epsilon}, {"checks", checks}};
   }
   j["field_checksum"] = r.field_checksum;
+  j["isa"] = isa_name(active_isa());  // the kernels' instruction-set level (lu/isa.hpp)
+  {
+    json levels = json::array();
+    for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
+    j["isa_supported"] = levels;
+  }
   json timers = json::object();
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
     const auto& st = r.phases[p];

@@ -1,0 +1,39 @@
+#pragma once
+// Instruction-set levels of the kernels. The hot kernels (lu/sweeps.cpp,
+// lu/residual.cpp) are compiled once per level into the same binary and
+// library (lu/kernel_levels.hpp); one level is chosen once per process: the
+// highest this CPU has, or the one NPBLU_ISA names (baseline, v3, v4, auto).
+// All levels compute the same bits (no contraction into FMA anywhere,
+// -ffp-contract=off, and vector lanes never mix points), so a level changes
+// speed only: a run, a restart or a library call at any level ends with the
+// same field_checksum.
+#include <string>
+#include <vector>
+
+namespace npblu {
+
+enum class IsaLevel {
+  baseline,  // x86-64 (SSE2, 2 lanes); on other architectures: the build's own width
+  v3,        // x86-64-v3: AVX2 + FMA, 4 lanes
+  v4,        // x86-64-v4: AVX-512 F/BW/CD/DQ/VL, 8 lanes
+};
+
+/// "baseline", "v3" or "v4": the values NPBLU_ISA takes.
+const char* isa_name(IsaLevel level);
+
+/// A longer description for reports: "v4 (x86-64-v4, AVX-512, 8 lanes)".
+std::string isa_description(IsaLevel level);
+
+/// The levels built into this program that this CPU can run, lowest first.
+const std::vector<IsaLevel>& isa_levels_supported();
+
+/// The level the kernels run at (chosen at the first call, then fixed): the
+/// one NPBLU_ISA names, else the highest supported. When NPBLU_ISA is refused
+/// (isa_error() is not empty) this is the highest supported level, and
+/// runs are refused before they compute (lu/app/benchmark.cpp agrees on it).
+IsaLevel active_isa();
+
+/// Empty, or one line saying why NPBLU_ISA cannot be honoured, naming its value.
+const std::string& isa_error();
+
+}  // namespace npblu

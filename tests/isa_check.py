@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Instruction-set levels of the kernels (lu/isa.hpp), for CTest.
+
+level LEVEL       if this CPU has LEVEL (else: skipped, exit 77): with NPBLU_ISA=LEVEL, lu verifies
+                  classes S and W on 1, 2 and 3 ranks (3 with uneven stripes), reports the level in its
+                  JSON, and gives one field_checksum per class on every partition; the Fortran driver
+                  (module npblu -> libnpblu.so's C API) gives that same checksum; and the checksums are
+                  those of the baseline level (every level computes the same bits).
+restart           a checkpoint written at the highest level this CPU has (2 ranks), continued at the
+                  baseline level (1 rank), ends with the field of the uninterrupted run.
+refused           NPBLU_ISA set to a word that is no level, and to any level this CPU lacks: lu and the
+                  Fortran driver exit 2 on every rank with one message naming the value.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+
+def launcher(ctx, np):
+    return [ctx.mpiexec, ctx.np_flag, str(np), *shlex.split(ctx.preflags)]
+
+
+def fail(msg, proc=None):
+    print("FAIL:", msg)
+    if proc is not None:
+        print("--- stdout ---\n" + proc.stdout[-3000:])
+        print("--- stderr ---\n" + proc.stderr[-3000:])
+    sys.exit(1)
+
+
+def run(ctx, np, program, args, isa):
+    env = dict(os.environ)
+    env.pop("NPBLU_ISA", None)
+    if isa is not None:
+        env["NPBLU_ISA"] = isa
+    cmd = [*launcher(ctx, np), program, *args]
+    print(f"+ NPBLU_ISA={isa}", " ".join(shlex.quote(c) for c in cmd), flush=True)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+
+
+def run_lu(ctx, np, args, isa):
+    os.makedirs(ctx.workdir, exist_ok=True)
+    path = os.path.join(ctx.workdir, f"isa_{os.getpid()}_{time.monotonic_ns()}.json")
+    proc = run(ctx, np, ctx.lu, [*args, "--quiet", "--json", path], isa)
+    if proc.returncode != 0 or not os.path.exists(path):
+        fail(f"lu exit status {proc.returncode}", proc)
+    with open(path) as f:
+        report = json.load(f)
+    os.remove(path)
+    if report.get("verified") is not True:
+        fail("did not verify", proc)
+    return report
+
+
+def run_driver(ctx, np, cls, isa):
+    proc = run(ctx, np, ctx.driver, [cls], isa)
+    m = re.search(r"isa=(\S+) verified=T seconds=\S+ checksum=([0-9a-f]+)", proc.stdout)
+    if proc.returncode != 0 or not m:
+        fail(f"timed_driver exit status {proc.returncode}", proc)
+    return m.group(1), m.group(2)
+
+
+def supported(ctx):
+    return run_lu(ctx, 1, ["S"], None)["isa_supported"]
+
+
+def check_level(ctx, level):
+    levels = supported(ctx)
+    if level not in levels:
+        print(f"SKIP: this CPU has {levels}, not {level}")
+        sys.exit(77)
+    partitions = {"S": [["1", []], ["2", []], ["3", ["--columns", "2,5,3"]]],
+                  "W": [["1", []], ["2", []], ["3", ["--columns", "5,20,6"]]]}
+    for cls, runs in partitions.items():
+        sums = set()
+        for np, extra in runs:
+            report = run_lu(ctx, int(np), [cls, *extra], level)
+            if report.get("isa") != level:
+                fail(f"JSON says isa={report.get('isa')!r}, NPBLU_ISA={level}")
+            sums.add(report["field_checksum"])
+        if len(sums) != 1:
+            fail(f"class {cls} at level {level}: checksums differ between partitions: {sorted(sums)}")
+        lu_sum = sums.pop()
+        isa, driver_sum = run_driver(ctx, 2, cls, level)
+        if isa != level or driver_sum != lu_sum:
+            fail(f"class {cls}: Fortran driver gives isa={isa} checksum={driver_sum}, lu {level} {lu_sum}")
+        if level != "baseline":
+            base = run_lu(ctx, 2, [cls], "baseline")["field_checksum"]
+            if base != lu_sum:
+                fail(f"class {cls}: level {level} gives {lu_sum}, baseline {base}")
+        print(f"class {cls} at {level}: {lu_sum} on every partition, through lu and the Fortran driver")
+
+
+def check_restart(ctx):
+    levels = supported(ctx)
+    top = levels[-1]
+    whole = run_lu(ctx, 2, ["S"], top)["field_checksum"]
+    os.makedirs(ctx.workdir, exist_ok=True)
+    path = os.path.join(ctx.workdir, f"isa_restart_{os.getpid()}.h5")
+    run_lu(ctx, 2, ["S", "--checkpoint", path, "--checkpoint-every", "20"], top)
+    continued = run_lu(ctx, 1, ["--restart", path], "baseline")
+    os.remove(path)
+    if continued.get("isa") != "baseline" or continued["field_checksum"] != whole:
+        fail(f"checkpoint at {top} continued at {continued.get('isa')}: {continued['field_checksum']}, "
+             f"uninterrupted {whole}")
+    print(f"checkpoint at {top} (2 ranks) continued at baseline (1 rank): {whole}, as uninterrupted")
+
+
+def check_refused(ctx):
+    levels = supported(ctx)
+    for bad in ["v9", *[l for l in ["baseline", "v3", "v4"] if l not in levels]]:
+        for program, args in [(ctx.lu, ["S"]), (ctx.driver, ["S"])]:
+            proc = run(ctx, 2, program, args, bad)
+            if proc.returncode != 2:
+                fail(f"NPBLU_ISA={bad}: exit status {proc.returncode}, expected 2", proc)
+            text = proc.stdout + proc.stderr
+            if f"NPBLU_ISA='{bad}'" not in text or "error" not in text:
+                fail(f"NPBLU_ISA={bad}: no message naming the value", proc)
+        print(f"NPBLU_ISA={bad}: refused with exit 2")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lu", required=True)
+    p.add_argument("--driver", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--np-flag", default="-n")
+    p.add_argument("--preflags", default="")
+    p.add_argument("--workdir", required=True)
+    p.add_argument("what", choices=["level", "restart", "refused"])
+    p.add_argument("level", nargs="?")
+    ctx = p.parse_args()
+    if ctx.what == "level":
+        check_level(ctx, ctx.level)
+    elif ctx.what == "restart":
+        check_restart(ctx)
+    else:
+        check_refused(ctx)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
