@@ -68,8 +68,8 @@ NPBLU_API int npblu_version(int* major, int* minor, int* patch);
 /* The instruction-set level the solver's kernels run at in this process: "baseline" (x86-64),
  * "v3" (x86-64-v3: AVX2+FMA) or "v4" (x86-64-v4: AVX-512). The highest this CPU has, unless the
  * environment variable NPBLU_ISA names one (baseline, v3, v4 or auto); chosen at the first call into
- * the solver, then fixed. Every level computes the same bits (the same field_checksum as the lu
- * command), only the speed differs. Copies the name, NUL-terminated and cut to length-1 characters,
+ * the solver, then fixed. At one level the library computes the same bits as the lu command (the same
+ * field_checksum); v3 and v4 (FMA) give the same bits, baseline (no FMA) others that also verify. Copies the name, NUL-terminated and cut to length-1 characters,
  * into buf (buf may be NULL when length is 0). Returns NPBLU_OK, or NPBLU_ERROR_RUN when NPBLU_ISA is
  * refused (not a level, or one this CPU lacks): buf then holds the reason, and npblu_run and
  * npblu_start refuse with the same message. Not collective; NPBLU_ERROR_ARGUMENT for length < 0. */

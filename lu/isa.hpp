@@ -3,10 +3,13 @@
 // lu/residual.cpp) are compiled once per level into the same binary and
 // library (lu/kernel_levels.hpp); one level is chosen once per process: the
 // highest this CPU has, or the one NPBLU_ISA names (baseline, v3, v4, auto).
-// All levels compute the same bits (no contraction into FMA anywhere,
-// -ffp-contract=off, and vector lanes never mix points), so a level changes
-// speed only: a run, a restart or a library call at any level ends with the
-// same field_checksum.
+// Bits: the FMA levels (v3, v4) contract a*b+c into FMA in their kernels and
+// compute the same bits as each other (the kernels are the same vector code at
+// every width and vector lanes never mix points); baseline has no FMA and
+// computes other bits in the last places (both verify). Everything outside the
+// kernels is built with -ffp-contract=off. So lu and the library agree bit for
+// bit at one level, on any partition, and a restart at another level of the
+// same kind continues bit for bit; across kinds it continues and verifies.
 #include <string>
 #include <vector>
 

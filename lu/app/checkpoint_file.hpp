@@ -8,7 +8,7 @@
 //   /u                 double [ny][nz][nx][5]: the SSOR state, every column
 //                      (boundary columns included), in Field5's column layout
 //   root attributes    format_version, program_version, isa (the kernels' level that wrote
-//                      it: information only, every level computes the same bits), created, command_line,
+//                      it: information only: v3 and v4 compute the same bits, baseline others), created, command_line,
 //                      class, grid, iterations, dt (bit for bit), iteration
 //                      (timed iterations done), timed_seconds, ranks,
 //                      column_widths, balance, balance_{every,threshold,damping},
