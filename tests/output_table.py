@@ -158,7 +158,10 @@ def launch(ctx, case, words, work):
     prefix, lock = [], None
     setup = case["setup"]
     if setup.startswith("ulimit="):
-        prefix = ["sh", "-c", f'ulimit -f {setup.split("=", 1)[1]}; exec "$@"', "sh"]
+        # The limit is the process's, so MPI_Init's own files count too: MPICH's UCX writes its
+        # shared-memory FIFOs to files (posix transport), which a small limit refuses before lu runs.
+        # Self and TCP (loopback) need no such file and carry a 1-rank run the same.
+        prefix = ["env", "UCX_TLS=self,tcp", "sh", "-c", f'ulimit -f {setup.split("=", 1)[1]}; exec "$@"', "sh"]
     elif setup.startswith("env="):
         prefix = ["env", setup.split("=", 1)[1]]
     elif setup.startswith("lock="):
