@@ -7,11 +7,11 @@ then steps that move C columns from rank 1 to rank 0 and back, each timed
 from a barrier to the last rank done (migration only: no balancing decision,
 no wait for a slower rank), with one timed iteration between steps. The
 baseline is the same source built against another checkout's libraries
-(default /work/main and its build/), run alternating with ours, RUNS times
+(--baseline-src, a checkout of the commit to compare with, and its build/), run alternating with ours, RUNS times
 each, so machine drift hits both alike. Class A on 2 ranks has 31 columns
 a stripe, so its large step is 29 (a stripe keeps at least 2).
 
-  runs/bench_migration.py --cases C:2 A:2:2,-2,29,-29 --runs 3
+  runs/bench_migration.py --baseline-src ../npblu-before --cases C:2 A:2:2,-2,29,-29 --runs 3
   runs/bench_migration.py --baseline-src /tmp/other-checkout --cases A:2
 
 Each run does the step list --repeats times; the table separates a step's
@@ -63,7 +63,7 @@ def summarise(reports):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bench", default=os.path.join(HERE, "..", "build", "bin", "bench_migration"))
-    p.add_argument("--baseline-src", default="/work/main")
+    p.add_argument("--baseline-src", required=True, help="a checkout of the commit to compare with")
     p.add_argument("--baseline-build", help="its build directory (default BASELINE_SRC/build)")
     p.add_argument("--baseline-bench", default="/tmp/bench_migration_baseline")
     p.add_argument("--cases", nargs="+", default=["C:2", "A:2:2,-2,29,-29"],

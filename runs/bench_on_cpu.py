@@ -11,7 +11,7 @@ waits, so use 1-rank cases to compare kernels and layouts. Alternates the
 two builds, REPEATS runs each, and prints the medians and before/after
 (> 1: --lu uses less CPU).
 
-  runs/bench_on_cpu.py --baseline-lu /work/main/build/bin/lu --cases W:1 A:1 --repeats 5
+  runs/bench_on_cpu.py --baseline-lu ../npblu-before/build/bin/lu --cases W:1 A:1 --repeats 5
 """
 import argparse
 import statistics

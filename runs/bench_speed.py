@@ -25,7 +25,7 @@ a --baseline-lu or NPB run ignores it): --levels baseline v3 v4 repeats every ca
 and --driver build/bin/timed_driver (interop/examples/timed_driver.f90, module npblu calling
 libnpblu.so) times the library alternating with lu: driver / lu should be 1.
 
-  runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin /work/npb/bin \
+  runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin ~/NPB3.4-MPI/bin \
       --cases W:1 A:1 A:2 B:2 C:2 --repeats 3
 """
 import argparse
