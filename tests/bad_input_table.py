@@ -249,12 +249,17 @@ def check_trace_prefix(trace, flush, fail_at):
     print(f"trace holds iterations 1..{written}, as flushed before the failure")
 
 
-def main():
-    p = argparse.ArgumentParser()
+def add_launch_arguments(p):
+    """The options every table-driven runner takes to start lu under mpiexec (see launch)."""
     p.add_argument("--lu", required=True)
     p.add_argument("--mpiexec", required=True)
     p.add_argument("--numproc-flag", default="-n")
     p.add_argument("--mpiexec-preflags", default="")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    add_launch_arguments(p)
     p.add_argument("--workdir", required=True)
     p.add_argument("--table")
     p.add_argument("--case")

@@ -70,10 +70,7 @@ def continued(ctx, base, work):
 def main():
     import h5py
     p = argparse.ArgumentParser()
-    p.add_argument("--lu", required=True)
-    p.add_argument("--mpiexec", required=True)
-    p.add_argument("--numproc-flag", default="-n")
-    p.add_argument("--mpiexec-preflags", default="")
+    bit.add_launch_arguments(p)
     p.add_argument("--workdir", required=True)
     p.add_argument("--np", type=int, default=2)
     ctx = p.parse_args()

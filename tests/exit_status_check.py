@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bad_input_table import BACKTRACE, check_refused, fail, launch  # noqa: E402
+from bad_input_table import BACKTRACE, add_launch_arguments, check_refused, fail, launch  # noqa: E402
 
 SKIPPED = 77
 VERDICT = re.compile(r"^ Verification\s+=\s+(\S+)$", re.MULTILINE)
@@ -144,10 +144,7 @@ def run_abort(ctx, args):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lu", required=True)
-    p.add_argument("--mpiexec", required=True)
-    p.add_argument("--numproc-flag", default="-n")
-    p.add_argument("--mpiexec-preflags", default="")
+    add_launch_arguments(p)
     p.add_argument("--np", type=int, default=2)
     p.add_argument("mode", choices=["not-verified", "json-disk-full", "checkpoint-disk-full", "abort"])
     argv = sys.argv[1:]

@@ -227,10 +227,7 @@ def run_case(ctx, name, case, checkpoint):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lu", required=True)
-    p.add_argument("--mpiexec", required=True)
-    p.add_argument("--numproc-flag", default="-n")
-    p.add_argument("--mpiexec-preflags", default="")
+    bit.add_launch_arguments(p)
     p.add_argument("--workdir", required=True)
     p.add_argument("--table", required=True)
     p.add_argument("--case")
