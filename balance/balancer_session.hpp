@@ -1,11 +1,11 @@
 #pragma once
 // BalancerSession: the one loop of run-time balancing, shared by the solver
-// (lu/app/runtime_balancing), the C balance API (interop/npblu_balance_c)
+// (lu/migration/runtime_balancing), the C balance API (interop/c/npblu_balance_c)
 // and the model of a striped run (sim/). It owns the cadence (a decision
 // every `every` iterations), the windows, the decision (DiffusiveBalancer),
 // the previous and new partitions, the price of a step (the measured time
 // of the migrations it asked for) and a decision log. MPI-free: the caller
-// gathers every rank's WindowReport (lu/app/collective_balancer does it with
+// gathers every rank's WindowReport (lu/migration/collective_balancer does it with
 // one all-gather) and times the migration; every rank then holds the same
 // reports and takes the same decision.
 #include <span>

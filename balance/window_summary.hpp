@@ -1,6 +1,6 @@
 #pragma once
 // What a rank reports to the balancer about the last K iterations: the
-// one summary that real runs (lu/app/collective_balancer, the C API) and
+// one summary that real runs (lu/migration/collective_balancer, the C API) and
 // the model of a striped run (sim/) all feed to the BalancerSession.
 #include <span>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "lu/field.hpp"
-#include "lu/stripe_comm.hpp"
+#include "lu/mpi/stripe_comm.hpp"
 
 namespace npblu {
 

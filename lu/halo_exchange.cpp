@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "lu/message_tags.hpp"
-#include "lu/message_units.hpp"
+#include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/message_units.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {

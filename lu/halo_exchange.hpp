@@ -2,8 +2,8 @@
 // Column halo exchange between neighbouring stripes. Columns are contiguous
 // in a Field5, so each direction is one message of `depth` whole columns.
 #include "lu/field.hpp"
-#include "lu/request_wait.hpp"
-#include "lu/stripe_comm.hpp"
+#include "lu/mpi/request_wait.hpp"
+#include "lu/mpi/stripe_comm.hpp"
 
 namespace npblu {
 

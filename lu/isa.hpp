@@ -33,7 +33,7 @@ const std::vector<IsaLevel>& isa_levels_supported();
 /// The level the kernels run at (chosen at the first call, then fixed): the
 /// one NPBLU_ISA names, else the highest supported. When NPBLU_ISA is refused
 /// (isa_error() is not empty) this is the highest supported level, and
-/// runs are refused before they compute (lu/app/benchmark.cpp agrees on it).
+/// runs are refused before they compute (lu/run/benchmark.cpp agrees on it).
 IsaLevel active_isa();
 
 /// Empty, or one line saying why NPBLU_ISA cannot be honoured, naming its value.

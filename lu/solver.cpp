@@ -5,13 +5,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lu/column_migration.hpp"
+#include "lu/migration/column_migration.hpp"
 #include "lu/field_checksum.hpp"
 #include "lu/forcing.hpp"
 #include "lu/halo_exchange.hpp"
 #include "lu/initial_state.hpp"
-#include "lu/message_tags.hpp"
-#include "lu/message_units.hpp"
+#include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/message_units.hpp"
 #include "lu/surface_integral.hpp"
 #include "lu/wall_clock.hpp"
 

@@ -14,11 +14,11 @@
 #include "lu/field.hpp"
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
-#include "lu/request_wait.hpp"
+#include "lu/mpi/request_wait.hpp"
 #include "lu/residual.hpp"
 #include "lu/run_queue_clock.hpp"
 #include "lu/speed_emulation.hpp"
-#include "lu/stripe_comm.hpp"
+#include "lu/mpi/stripe_comm.hpp"
 #include "lu/sweeps.hpp"
 
 namespace npblu {
@@ -29,7 +29,7 @@ struct SolverConfig {
   double dt = 0.0;
   double omega = 1.2;
   SpeedSchedule emulation;  // inactive: every rank at its real speed
-  // How this rank waits for pipeline and halo messages (see lu/request_wait.hpp).
+  // How this rank waits for pipeline and halo messages (see lu/mpi/request_wait.hpp).
   WaitMode wait = WaitMode::automatic;
   // k planes per pipeline message: fewer hand-offs per sweep, the same
   // arithmetic in the same order (must be the same on every rank).

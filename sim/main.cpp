@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "balance/parse_number.hpp"
-#include "lu/app/output_files.hpp"
-#include "lu/app/trace_writer.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/io/trace_writer.hpp"
 #include "sim/simulation.hpp"
 #include "verify/class_table.hpp"
 

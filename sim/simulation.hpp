@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "balance/balancer_session.hpp"
-#include "lu/app/run_history.hpp"
+#include "lu/io/run_history.hpp"
 #include "lu/speed_emulation.hpp"
 #include "sim/stripe_model.hpp"
 

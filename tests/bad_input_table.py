@@ -15,7 +15,7 @@ disk-full: the same with a real full file system: a 128 kB tmpfs mounted for the
 root and mount; exits 77, "skipped", where it cannot mount), filled by the trace of a long run.
 
 mid-run: a trace write made to fail on rank 0 at iteration IT (the test-only fault
-injection NPBLU_TEST_FAIL_TRACE_AT, see lu/app/trace_writer.hpp): exit status 3 on every
+injection NPBLU_TEST_FAIL_TRACE_AT, see lu/io/trace_writer.hpp): exit status 3 on every
 rank, one "lu: error:" line, and a trace file holding the iterations up to the last flush.
 """
 import argparse

@@ -296,7 +296,7 @@ def kill_mid_write(proc, ctx, asides):
 def kill9_mode(ctx):
     _, reference = finished_run(ctx, 1, ctx.rest_plain + ["--quiet"], False)
     checkpoint = path_in(ctx, "kill9") + ".h5"
-    # The aside files a write leaves when killed: FILE.h5.XXXXXX.tmp (lu/app/output_files.hpp).
+    # The aside files a write leaves when killed: FILE.h5.XXXXXX.tmp (lu/io/output_files.hpp).
     asides = lambda: glob.glob(glob.escape(checkpoint) + ".*.tmp")  # noqa: E731
     rng = random.Random(ctx.seed)
     mid_write = restarted = 0

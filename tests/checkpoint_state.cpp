@@ -2,7 +2,7 @@
 //
 //   mpiexec -n P checkpoint_state CLASS ITERATION
 //
-// A checkpoint holds only u (lu/app/checkpoint_file.hpp): the forcing and
+// A checkpoint holds only u (lu/io/checkpoint_file.hpp): the forcing and
 // the residual the next iteration starts from are rebuilt from it. This
 // checks that claim bit for bit: solver A runs ITERATION timed iterations;
 // solver B, freshly started on the same stripes, is given A's u (its owned
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "balance/partition.hpp"
-#include "lu/app/checkpoint.hpp"
+#include "lu/io/checkpoint.hpp"
 #include "lu/solver.hpp"
 #include "verify/class_table.hpp"
 

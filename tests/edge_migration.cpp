@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "balance/partition.hpp"
-#include "lu/column_migration.hpp"
+#include "lu/migration/column_migration.hpp"
 
 namespace {
 

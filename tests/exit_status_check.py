@@ -5,7 +5,7 @@ bad_input_table.py, which records its own status):
   not-verified      --np N -- ARGS  a run that does not verify exits 1 on every rank, says
                                     "Verification = UNSUCCESSFUL" and "verified": false.
                                     The wrong answer comes from the test-only fault injection
-                                    NPBLU_TEST_FAULT=wrong-norms (lu/app/test_faults.hpp): the
+                                    NPBLU_TEST_FAULT=wrong-norms (lu/run/test_faults.hpp): the
                                     computed residual norms scaled by 1 + 1e-6, as a wrong field
                                     would make them.
   json-disk-full    --np N -- ARGS  the JSON report cannot be written at the end (a full tmpfs,

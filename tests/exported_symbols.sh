@@ -14,7 +14,7 @@ exported() { nm -D --defined-only "$1" | awk '$2 ~ /^[TtDdBbRrVvWwi]$/ {print $N
 
 # Every function declared NPBLU_API in the headers (a line starting "NPBLU_API"), whatever its
 # return type (int, const char*, ...): the name is the identifier just before the first '('.
-declared=$(grep -h '^NPBLU_API ' "$here/../interop/npblu.h" "$here/../interop/npblu_balance.h" |
+declared=$(grep -h '^NPBLU_API ' "$here/../interop/c/npblu.h" "$here/../interop/c/npblu_balance.h" |
   grep -Eo '^[^(]*\(' | grep -Eo '[A-Za-z_0-9]+ *\($' | tr -d ' (' | sort -u)
 actual=$(exported "$c_library")
 echo "npblu.h + npblu_balance.h declare $(wc -l <<<"$declared") functions; libnpblu.so exports $(wc -l <<<"$actual")"

@@ -7,7 +7,7 @@
 
 #include "balance/diffusive_balancer.hpp"
 #include "balance/partition.hpp"
-#include "interop/npblu_balance.h"
+#include "interop/c/npblu_balance.h"
 
 namespace {
 

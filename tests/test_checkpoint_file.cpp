@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "lu/app/checkpoint_file.hpp"
+#include "lu/io/checkpoint_file.hpp"
 
 using namespace npblu;
 namespace fs = std::filesystem;

@@ -11,8 +11,8 @@
 #include "balance/partition.hpp"
 #include "lu/field.hpp"
 #include "lu/grid.hpp"
-#include "lu/message_tags.hpp"
-#include "lu/message_units.hpp"
+#include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/message_units.hpp"
 #include "verify/class_table.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "lu/app/options.hpp"
+#include "lu/run/options.hpp"
 
 using namespace npblu;
 

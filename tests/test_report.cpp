@@ -4,7 +4,7 @@
 #include <set>
 #include <string_view>
 
-#include "lu/app/report.hpp"
+#include "lu/io/report.hpp"
 
 using namespace npblu;
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "lu/request_wait.hpp"
+#include "lu/mpi/request_wait.hpp"
 
 namespace npblu {
 namespace {

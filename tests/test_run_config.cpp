@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "lu/app/messages.hpp"
-#include "lu/app/run_config.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/run/run_config.hpp"
 
 using namespace npblu;
 

@@ -1,0 +1,126 @@
+#include "interop/c/npblu_agreement.hpp"
+
+#include <climits>
+#include <cstring>
+#include <type_traits>
+
+#include "lu/run/run_config.hpp"
+
+namespace npblu::c_api {
+
+namespace {
+
+// The handlers of MPI_COMM_WORLD and MPI_COMM_SELF set to MPI_ERRORS_RETURN
+// while alive, so that an error about an invalid handle returns a code.
+class ErrorsReturn {
+ public:
+  ErrorsReturn() {
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_);
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &self_);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  }
+  ~ErrorsReturn() {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, self_);
+    MPI_Errhandler_free(&world_);
+    MPI_Errhandler_free(&self_);
+  }
+  ErrorsReturn(const ErrorsReturn&) = delete;
+  ErrorsReturn& operator=(const ErrorsReturn&) = delete;
+
+ private:
+  MPI_Errhandler world_ = MPI_ERRHANDLER_NULL, self_ = MPI_ERRHANDLER_NULL;
+};
+
+// `text` from rank `root` to every rank.
+std::string broadcast_text(std::string text, int root, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, root, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, root, comm);
+  return text;
+}
+
+}  // namespace
+
+std::uint64_t text_digest(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+std::string communicator_problem(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return "the communicator is MPI_COMM_NULL";
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return "MPI has been finalized";
+  ErrorsReturn quiet;
+  int size = 0, inter = 0;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 1 ||
+      MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+    return "the communicator is not a valid MPI communicator";
+  if (inter) return "the communicator is an intercommunicator (an intracommunicator is needed)";
+  return {};
+}
+
+std::string config_arguments(const npblu::RunConfig& c) {
+  std::string t;
+  const auto add = [&t](const auto& v) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
+      t += std::to_string(v.size()) + ":" + v;
+    } else if constexpr (std::is_same_v<std::decay_t<decltype(v)>, double>) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &v, sizeof bits);
+      t += std::to_string(bits);
+    } else {
+      t += std::to_string(v);
+    }
+    t += ';';
+  };
+  const ProblemSpec& p = c.problem;
+  add(p.problem_class ? int(*p.problem_class) : -1);
+  add(p.size ? p.size->nx : -1), add(p.size ? p.size->ny : -1), add(p.size ? p.size->nz : -1);
+  add(p.iterations.value_or(-1)), add(p.dt.value_or(-1.0));
+  add(int(c.placement.weights.source)), add(c.placement.weights.file);
+  for (const double w : c.placement.weights.values) add(w);
+  add(int(c.placement.columns.size()));
+  for (const int w : c.placement.columns) add(w);
+  add(c.placement.calibration_iterations);
+  add(int(c.balance.mode)), add(c.balance.diffusive.every), add(c.balance.diffusive.threshold);
+  add(c.balance.diffusive.damping), add(c.balance.diffusive.min_width), add(c.balance.diffusive.persistence);
+  add(c.emulation.spec()), add(int(c.pipeline.wait)), add(c.pipeline.planes_per_message);
+  // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
+  add(int(c.output.json.empty())), add(int(c.output.trace.empty())), add(int(c.output.trace_overwrite));
+  add(c.output.trace_flush_every), add(int(c.output.quiet)), add(c.output.progress_interval);
+  add(int(c.checkpoint.path.empty())), add(c.checkpoint.every), add(int(c.checkpoint.restart.empty()));
+  for (const auto& g : c.given) add(g);
+  return t;
+}
+
+void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments) {
+  const std::string mine = std::string(call) + '\0' + std::string(arguments);
+  const std::uint64_t digest = text_digest(mine);
+  std::uint64_t low_high[2] = {digest, ~digest};  // min of ~d is ~(max of d)
+  MPI_Allreduce(MPI_IN_PLACE, low_high, 2, MPI_UINT64_T, MPI_MIN, comm);
+  if (low_high[0] == ~low_high[1]) return;
+  // They differ: find the lowest rank that differs from rank 0 and name both calls.
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::uint64_t root_digest = digest;
+  MPI_Bcast(&root_digest, 1, MPI_UINT64_T, 0, comm);
+  int differs = digest != root_digest ? rank : INT_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MIN, comm);
+  const std::string root_call = broadcast_text(std::string(call), 0, comm);
+  const std::string other_call = broadcast_text(std::string(call), differs, comm);
+  const std::string what =
+      root_call == other_call
+          ? root_call + ": rank " + std::to_string(differs) + " passed other arguments than rank 0"
+          : "rank 0 called " + root_call + ", rank " + std::to_string(differs) + " called " + other_call;
+  // (the same message on every rank: not prefixed with this rank's call)
+  throw npblu::UsageError("a collective call refused: the ranks disagree (" + what +
+                          "): a collective call needs the same call with the same arguments on every "
+                          "rank; nothing was done");
+}
+
+}  // namespace npblu::c_api

@@ -1,0 +1,415 @@
+// The C API of npblu_balance.h: the solver's partitioning, balancer and
+// column migration over a caller's own column count and arrays. The
+// decisions are the BalancerSession's behind CollectiveBalancer (the
+// solver's), the migration is move_columns (the solver's), timed as the
+// price of a step; this file only checks arguments, agrees on errors and
+// converts between the caller's numbering and Partition.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interop/c/npblu_agreement.hpp"
+#include "interop/c/npblu_balance.h"
+#include "lu/mpi/agreement.hpp"
+#include "lu/migration/collective_balancer.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/mpi/column_mover.hpp"
+#include "lu/mpi/communicator.hpp"
+#include "lu/mpi/message_tags.hpp"
+#include "lu/run_queue_clock.hpp"
+
+struct npblu_balancer {
+  npblu::Communicator comm;  // ours: a duplicate of the caller's
+  int rank = 0;
+  npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
+  std::vector<npblu::IterationTiming> window;
+  int fed = 0;           // feeds so far: the horizon of a step is as many again
+  std::string bad_feed;  // why a feed of this window was refused ("" if none)
+  npblu::RunQueueClock clock;
+  npblu::RunQueueClock::Reading last_reading;
+  bool core_share = true;  // read the run-queue clock between feeds
+  std::string error;
+
+  npblu_balancer(npblu::Communicator c, const npblu::BalancerSettings& s, const npblu::Partition& start,
+                 bool read_core_share)
+      : comm(std::move(c)), balancer(s, start, comm.get()), core_share(read_core_share) {
+    MPI_Comm_rank(comm.get(), &rank);
+    if (core_share) last_reading = clock.read();
+  }
+};
+
+namespace {
+
+using npblu::ColumnRange;
+using npblu::Partition;
+
+void copy_message(const std::string& text, char* buf, int length) {
+  if (!buf || length < 1) return;
+  const std::size_t n = std::min<std::size_t>(text.size(), std::size_t(length) - 1);
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+}
+
+int fail(npblu_balancer* h, int status, const std::string& message) {
+  h->error = npblu::one_line_message(message);
+  return status;
+}
+
+npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
+  npblu::BalancerSettings out;
+  if (s) {
+    out.every = s->every;
+    out.threshold = s->threshold;
+    out.damping = s->damping;
+    out.min_width = s->min_width;
+    out.persistence = s->persistence;
+  }
+  if (out.min_width < 1) throw std::invalid_argument("min_width must be at least 1");
+  npblu::validate(out);
+  return out;
+}
+
+/// The starting partition; throws std::invalid_argument on bad input.
+Partition starting_partition(int columns, int ranks, const int* widths, const double* weights,
+                             int min_width) {
+  if (columns < 1) throw std::invalid_argument("the column count must be at least 1");
+  const ColumnRange all{0, columns};
+  if (widths && weights) throw std::invalid_argument("give widths or weights, not both");
+  if (widths) return Partition::from_widths(all, std::span(widths, ranks), min_width);
+  if (weights) return Partition::from_weights(all, std::span(weights, ranks), min_width);
+  return Partition::equal(all, ranks, min_width);
+}
+
+/// Collective: whether every rank passed the same values (as doubles: ints
+/// are exact in them); `values` has the same length on every rank.
+bool same_everywhere(std::vector<double> values, MPI_Comm comm) {
+  std::vector<double> low(values.size()), high(values.size());
+  MPI_Allreduce(values.data(), low.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(values.data(), high.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+  return low == high;
+}
+
+/// What create checks locally and then across ranks: every value that must agree.
+std::vector<double> create_inputs(int columns, int ranks, const int* widths, const double* weights,
+                                  const npblu::BalancerSettings& s, bool core_share) {
+  std::vector<double> v{
+      double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every),   s.threshold,
+      s.damping,       double(s.min_width),       double(s.persistence),      double(core_share)};
+  for (int r = 0; r < ranks; ++r) v.push_back(widths ? widths[r] : weights ? weights[r] : 0.0);
+  return v;
+}
+
+int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths, const double* weights,
+              const npblu_balance_settings* settings, char* message, int length) {
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  std::string problem = handle ? "" : "null handle pointer";
+  const bool core_share = !settings || settings->core_share != 0;
+  std::optional<Partition> start;
+  npblu::BalancerSettings s;
+  try {
+    s = to_settings(settings);
+    start = starting_partition(columns, ranks, widths, weights, s.min_width);
+  } catch (const std::exception& e) {
+    if (problem.empty()) problem = e.what();
+  }
+  std::string agreed;
+  if (!npblu::first_failure(problem.empty(), problem, comm, agreed) &&
+      !same_everywhere(create_inputs(columns, ranks, widths, weights, s, core_share), comm)) {
+    agreed = "ranks passed different columns, widths, weights or settings to npblu_balancer_create";
+  }
+  if (!agreed.empty()) {
+    copy_message(npblu::one_line_message(agreed), message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  try {
+    *handle = new npblu_balancer(npblu::Communicator::duplicate(comm), s, *start, core_share);
+    return NPBLU_OK;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), message, length);
+    return NPBLU_ERROR_RUN;
+  }
+}
+
+bool is_time(double seconds) { return std::isfinite(seconds) && seconds >= 0.0; }
+
+/// Records one feed (with the run-queue clock since the last one); returns
+/// what is wrong with it ("" if nothing).
+std::string record_feed(npblu_balancer* h, double compute, double wait) {
+  const npblu::RunQueueClock::Reading now = h->core_share ? h->clock.read() : npblu::RunQueueClock::Reading{};
+  const double on_cpu = now.on_cpu - h->last_reading.on_cpu;  // (0 and 0 without the clock: share 1)
+  const double run_delay = now.waiting - h->last_reading.waiting;
+  h->last_reading = now;
+  if (!is_time(compute) || !is_time(wait)) {
+    const std::string why = "fed times must be finite and non-negative, got compute " +
+                            std::to_string(compute) + " s, wait " + std::to_string(wait) + " s (rank " +
+                            std::to_string(h->rank) + ")";
+    if (h->bad_feed.empty()) h->bad_feed = why;
+    h->window.push_back({});
+    return why;
+  }
+  h->window.push_back({compute, wait, on_cpu, run_delay});
+  return "";
+}
+
+/// Collective: the decision at the end of a window.
+int decide(npblu_balancer* h, int* changed) {
+  std::string agreed;
+  const bool refused = npblu::first_failure(h->bad_feed.empty(), h->bad_feed, h->comm.get(), agreed);
+  std::vector<npblu::IterationTiming> window;
+  std::swap(window, h->window);
+  h->bad_feed.clear();
+  if (refused) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; this window decided nothing");
+  // Nobody tells this API how long the run goes on: a run that has gone n
+  // iterations is taken to go on for n more (at least one window).
+  const double horizon = std::max(h->fed, h->balancer.settings().every);
+  if (h->balancer.decide(h->fed, window, horizon).moved_columns > 0 && changed) *changed = 1;
+  return NPBLU_OK;
+}
+
+/// Collective: imposes `widths` as the current partition.
+int set_widths(npblu_balancer* h, const int* widths) {
+  const Partition& current = h->balancer.session().current();
+  const int ranks = current.ranks();
+  std::string problem = widths ? "" : "null widths";
+  std::optional<Partition> next;
+  try {
+    if (widths)
+      next = Partition::from_widths(current.interior(), std::span(widths, ranks),
+                                    h->balancer.settings().min_width);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  std::string agreed;
+  if (npblu::first_failure(problem.empty(), problem, h->comm.get(), agreed)) {
+    return fail(h, NPBLU_ERROR_ARGUMENT, agreed);
+  }
+  if (!same_everywhere(std::vector<double>(widths, widths + ranks), h->comm.get())) {
+    return fail(h, NPBLU_ERROR_ARGUMENT, "ranks passed different widths to npblu_balancer_set_widths");
+  }
+  h->balancer.session().set_current(*next);
+  return NPBLU_OK;
+}
+
+template <class F>
+int guarded(npblu_balancer* h, F&& f) {
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  try {
+    h->error.clear();
+    return f();
+  } catch (const std::exception& e) {
+    return fail(h, NPBLU_ERROR_RUN, e.what());
+  }
+}
+
+void write_cuts(const Partition& p, int* cuts) {
+  for (int r = 0; r < p.ranks(); ++r) cuts[r] = p[r].begin;
+  cuts[p.ranks()] = p.interior().end;
+}
+
+int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* end) {
+  if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
+  *begin = p[h->rank].begin;
+  *end = p[h->rank].end;
+  return NPBLU_OK;
+}
+
+/// What is wrong with this rank's migrate arguments ("" if nothing).
+std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
+                            void* const* new_arrays, const size_t* column_bytes, int halo) {
+  if (count < 0) return "negative array count";
+  if (halo < 0 || halo > h->balancer.session().current().interior().width())
+    return "halo depth must be in [0, columns]";
+  if (count == 0) return "";
+  if (!old_arrays || !new_arrays || !column_bytes) return "null array list";
+  for (int a = 0; a < count; ++a) {
+    if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
+    if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
+    // The whole stored range (at most every column and both halos) must fit an address space.
+    const auto stored = std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
+    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
+      return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
+             std::to_string(stored) + " columns exceeds the address space";
+  }
+  return "";
+}
+
+npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
+                              std::size_t bytes, int halo) {
+  const ColumnRange from = h->balancer.session().previous()[h->rank];
+  const ColumnRange to = h->balancer.session().current()[h->rank];
+  return {static_cast<const std::byte*>(old_data),
+          {from.begin - halo, from.end + halo},
+          static_cast<std::byte*>(new_data),
+          {to.begin - halo, to.end + halo},
+          bytes};
+}
+
+int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
+            const size_t* column_bytes, int halo) {
+  const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo);
+  std::string agreed;
+  if (npblu::first_failure(problem.empty(), problem, h->comm.get(), agreed)) {
+    return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
+  }
+  std::vector<double> shape{double(count), double(halo)};
+  if (same_everywhere(shape, h->comm.get())) {
+    for (int a = 0; a < count; ++a) shape.push_back(double(column_bytes[a]));
+  }
+  if (!same_everywhere(shape, h->comm.get())) {
+    return fail(h, NPBLU_ERROR_ARGUMENT,
+                "ranks passed different array counts, halo depths or column sizes to npblu_balancer_migrate; "
+                "nothing moved");
+  }
+  std::vector<npblu::MovedArray> arrays;
+  for (int a = 0; a < count; ++a) {
+    arrays.push_back(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo));
+  }
+  const npblu::BalancerSession& session = h->balancer.session();
+  // Timed: the price of the next step is what moving the caller's arrays cost.
+  h->balancer.timed_apply([&] {
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(),
+                        npblu::kTagColumnMigration);
+  });
+  return NPBLU_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int npblu_balance_settings_default(npblu_balance_settings* s) {
+  if (!s) return NPBLU_ERROR_ARGUMENT;
+  const npblu::BalancerSettings d;
+  *s = {d.every, d.threshold, d.damping, d.min_width, d.persistence, 1};
+  return NPBLU_OK;
+}
+
+int npblu_partition_from_weights(int columns, int ranks, const double* weights, int min_width, int* cuts,
+                                 char* message, int length) {
+  if (!weights || !cuts || ranks < 1) {
+    copy_message("null weights or cuts, or fewer than one rank", message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  try {
+    if (columns < 1) throw std::invalid_argument("the column count must be at least 1");
+    write_cuts(Partition::from_weights({0, columns}, std::span(weights, ranks), min_width), cuts);
+    return NPBLU_OK;
+  } catch (const std::exception& e) {
+    copy_message(npblu::one_line_message(e.what()), message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+}
+
+int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
+                          const double* weights, const npblu_balance_settings* settings, char* message,
+                          int length) {
+  if (handle) *handle = nullptr;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized || comm == MPI_COMM_NULL) {
+    copy_message("MPI is not initialised or the communicator is MPI_COMM_NULL", message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  // An invalid communicator gives a status, never an abort.
+  if (const std::string problem = npblu::c_api::communicator_problem(comm); !problem.empty()) {
+    copy_message("npblu_balancer_create: " + problem, message, length);
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  return create_on(handle, comm, columns, widths, weights, settings, message, length);
+}
+
+int npblu_balancer_create_f(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
+                            const double* weights, const npblu_balance_settings* settings, char* message,
+                            int length) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  const MPI_Comm c = initialized ? MPI_Comm_f2c(comm) : MPI_COMM_NULL;
+  return npblu_balancer_create(handle, c, columns, widths, weights, settings, message, length);
+}
+
+int npblu_balancer_destroy(npblu_balancer** handle) {
+  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  delete *handle;
+  *handle = nullptr;
+  return NPBLU_OK;
+}
+
+int npblu_balancer_feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
+  return guarded(h, [&]() -> int {
+    if (changed) *changed = 0;
+    h->balancer.session().settle();
+    ++h->fed;
+    const std::string bad = record_feed(h, compute_seconds, wait_seconds);
+    if (static_cast<int>(h->window.size()) >= h->balancer.settings().every) return decide(h, changed);
+    return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
+  });
+}
+
+int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
+  return guarded(h, [&] { return set_widths(h, widths); });
+}
+
+int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {
+  return h ? write_range(h, h->balancer.session().current(), begin, end) : NPBLU_ERROR_ARGUMENT;
+}
+
+int npblu_balancer_previous_columns(const npblu_balancer* h, int* begin, int* end) {
+  return h ? write_range(h, h->balancer.session().previous(), begin, end) : NPBLU_ERROR_ARGUMENT;
+}
+
+int npblu_balancer_cuts(const npblu_balancer* h, int* cuts) {
+  if (!h || !cuts) return NPBLU_ERROR_ARGUMENT;
+  write_cuts(h->balancer.session().current(), cuts);
+  return NPBLU_OK;
+}
+
+int npblu_balancer_ranks(const npblu_balancer* h, int* ranks) {
+  if (!h || !ranks) return NPBLU_ERROR_ARGUMENT;
+  *ranks = h->balancer.session().current().ranks();
+  return NPBLU_OK;
+}
+
+int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, int* moves,
+                                 double* imbalance_before, double* imbalance_after) {
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  const npblu::BalanceDecision& d = h->balancer.session().last();
+  const double mean = d.predicted_mean;
+  if (moved_columns) *moved_columns = d.moved_columns;
+  if (moves) std::copy(d.moves.begin(), d.moves.end(), moves);
+  if (imbalance_before) *imbalance_before = mean > 0.0 ? d.predicted_before / mean : 0.0;
+  if (imbalance_after) *imbalance_after = mean > 0.0 ? d.predicted_after / mean : 0.0;
+  return NPBLU_OK;
+}
+
+int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes, int* moved_columns) {
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  const npblu::BalancerSession& s = h->balancer.session();
+  if (decisions) *decisions = s.decisions();
+  if (changes) *changes = s.steps();
+  if (moved_columns) *moved_columns = s.moved_columns();
+  return NPBLU_OK;
+}
+
+int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays,
+                           void* const* new_arrays, const size_t* column_bytes, int halo) {
+  return guarded(h, [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
+}
+
+const char* npblu_balancer_error_message(const npblu_balancer* h) {
+  return h ? h->error.c_str() : "null handle";
+}
+
+int npblu_balancer_copy_error_message(const npblu_balancer* h, char* buf, int length) {
+  if (!buf || length < 1) return NPBLU_ERROR_ARGUMENT;
+  copy_message(npblu_balancer_error_message(h), buf, length);
+  return NPBLU_OK;
+}
+
+}  // extern "C"

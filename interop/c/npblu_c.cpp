@@ -1,0 +1,218 @@
+// The C API over run_benchmark: every setter converts its arguments once,
+// at the call, into the same typed RunConfig the lu command line fills
+// (lu/run/run_config.hpp), so both accept and refuse the same values and a
+// bad one is reported by the call that gave it.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interop/c/npblu_agreement.hpp"
+#include "interop/c/npblu_handle.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/solver.hpp"
+
+namespace npblu::c_api {
+namespace {
+
+template <class F>
+int result(const npblu_solver* h, const void* out, F&& f) {
+  if (!h || !out) return NPBLU_ERROR_ARGUMENT;
+  if (!h->outcome) {
+    const_cast<npblu_solver*>(h)->error =
+        "no result: npblu_run (or npblu_finish) has not completed on this handle";
+    return NPBLU_ERROR_NO_RESULT;
+  }
+  f(*h->outcome);
+  return NPBLU_OK;
+}
+
+}  // namespace
+}  // namespace npblu::c_api
+
+using npblu::c_api::fail;
+using npblu::c_api::guarded;
+using npblu::c_api::result;
+
+extern "C" {
+
+int npblu_version(int* major, int* minor, int* patch) {
+  if (major) *major = NPBLU_VERSION_MAJOR;
+  if (minor) *minor = NPBLU_VERSION_MINOR;
+  if (patch) *patch = NPBLU_VERSION_PATCH;
+  return NPBLU_OK;
+}
+
+int npblu_create(npblu_solver** handle, MPI_Comm comm) {
+  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  *handle = nullptr;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  // An invalid communicator gives a status, never an abort (npblu_agreement.hpp).
+  if (!initialized || !npblu::c_api::communicator_problem(comm).empty()) return NPBLU_ERROR_ARGUMENT;
+  try {
+    auto h = std::make_unique<npblu_solver>();
+    h->comm = npblu::Communicator::duplicate(comm);
+    *handle = h.release();
+    return NPBLU_OK;
+  } catch (...) {
+    return NPBLU_ERROR_RUN;
+  }
+}
+
+int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    if (handle) *handle = nullptr;
+    return NPBLU_ERROR_ARGUMENT;
+  }
+  return npblu_create(handle, MPI_Comm_f2c(fortran_comm));
+}
+
+int npblu_destroy(npblu_solver** handle) {
+  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (*handle) {
+    const int status = guarded(*handle, [&]() -> int {
+      npblu::c_api::agree_call((*handle)->comm.get(), "npblu_destroy", "");
+      return NPBLU_OK;
+    });
+    if (status != NPBLU_OK) return status;  // another call on some rank: nothing freed
+  }
+  delete *handle;
+  *handle = nullptr;
+  return NPBLU_OK;
+}
+
+int npblu_release(npblu_solver** handle) {
+  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (*handle) (*handle)->comm.abandon();  // no MPI call: this rank may be alone, or MPI finalized
+  delete *handle;
+  *handle = nullptr;
+  return NPBLU_OK;
+}
+
+int npblu_set_class(npblu_solver* h, char problem_class) {
+  return guarded(h, [&]() -> int {
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_class(changed, problem_class);
+    h->config = std::move(changed);
+    h->settings += std::string(" class=") + problem_class;
+    return NPBLU_OK;
+  });
+}
+
+int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, double dt) {
+  return guarded(h, [&]() -> int {
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_size(changed, {nx, ny, nz});
+    npblu::set_iterations(changed, iterations);
+    npblu::set_dt(changed, dt);  // exactly as given: no text in between
+    h->config = std::move(changed);
+    h->settings += " size=" + std::to_string(nx) + "," + std::to_string(ny) + "," + std::to_string(nz);
+    return NPBLU_OK;
+  });
+}
+
+int npblu_set_option(npblu_solver* h, const char* name, const char* value) {
+  return guarded(h, [&]() -> int {
+    if (!name || !*name) return fail(h, NPBLU_ERROR_ARGUMENT, "option name missing");
+    npblu::set_option(h->config, name, value ? value : "");
+    h->settings += std::string(" ") + name + "=" + (value ? value : "");
+    return NPBLU_OK;
+  });
+}
+
+int npblu_set_report(npblu_solver* h, int print) {
+  return guarded(h, [&]() -> int {
+    h->print_report = print != 0;
+    return NPBLU_OK;
+  });
+}
+
+int npblu_run(npblu_solver* h) {
+  return guarded(h, [&]() -> int {
+    npblu::c_api::agree_call(h->comm.get(), "npblu_run", npblu::c_api::config_arguments(h->config));
+    if (h->session && !h->outcome)
+      return fail(h, NPBLU_ERROR_ORDER, "npblu_run: a stepped run is open: npblu_finish it first");
+    h->session.reset();
+    h->outcome.reset();
+    if (!npblu::c_api::has_problem(h))
+      return fail(h, NPBLU_ERROR_ARGUMENT, "no problem given: set a class or a size first");
+    h->outcome = npblu::run_benchmark(h->config, h->comm.get(), h->print_report ? &std::cout : nullptr,
+                                      "npblu" + h->settings);
+    return NPBLU_OK;
+  });
+}
+
+int npblu_time(const npblu_solver* h, double* s) {
+  return result(h, s, [&](const auto& o) { *s = o.seconds; });
+}
+int npblu_mops(const npblu_solver* h, double* m) {
+  return result(h, m, [&](const auto& o) { *m = o.mops; });
+}
+int npblu_verified(const npblu_solver* h, int* v) {
+  return result(h, v, [&](const auto& o) { *v = o.verified ? 1 : 0; });
+}
+int npblu_residual_norms(const npblu_solver* h, double norms[5]) {
+  return result(h, norms,
+                [&](const auto& o) { std::copy(o.computed.xcr.begin(), o.computed.xcr.end(), norms); });
+}
+int npblu_error_norms(const npblu_solver* h, double norms[5]) {
+  return result(h, norms,
+                [&](const auto& o) { std::copy(o.computed.xce.begin(), o.computed.xce.end(), norms); });
+}
+int npblu_surface_integral(const npblu_solver* h, double* v) {
+  return result(h, v, [&](const auto& o) { *v = o.computed.xci; });
+}
+int npblu_imbalance(const npblu_solver* h, double* f) {
+  return result(h, f, [&](const auto& o) { *f = o.imbalance; });
+}
+int npblu_columns(const npblu_solver* h, int* begin, int* end) {
+  if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
+  if (h->session) {  // a stepped run's current columns (the balancer moves them)
+    const npblu::ColumnRange owned = h->session->solver().owned();
+    *begin = owned.begin;
+    *end = owned.end;
+    return NPBLU_OK;
+  }
+  return result(h, begin, [&](const auto& o) {
+    *begin = o.owned.begin;
+    *end = o.owned.end;
+  });
+}
+
+const char* npblu_error_message(const npblu_solver* h) { return h ? h->error.c_str() : "null handle"; }
+
+int npblu_copy_error_message(const npblu_solver* h, char* buf, int length) {
+  if (!buf || length < 1) return NPBLU_ERROR_ARGUMENT;
+  const char* msg = npblu_error_message(h);
+  const std::size_t n = std::min<std::size_t>(std::strlen(msg), std::size_t(length) - 1);
+  std::memcpy(buf, msg, n);
+  buf[n] = '\0';
+  return NPBLU_OK;
+}
+
+const char* npblu_status_string(int status) {
+  switch (status) {
+    case NPBLU_OK:
+      return "ok";
+    case NPBLU_ERROR_ARGUMENT:
+      return "bad argument";
+    case NPBLU_ERROR_RUN:
+      return "the run could not start, or failed";
+    case NPBLU_ERROR_NO_RESULT:
+      return "no result yet";
+    case NPBLU_ERROR_ORDER:
+      return "call out of order";
+    default:
+      return "unknown status";
+  }
+}
+
+}  // extern "C"

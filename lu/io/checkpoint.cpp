@@ -1,0 +1,240 @@
+#include "lu/io/checkpoint.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "lu/mpi/agreement.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/field_checksum.hpp"
+#include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/message_units.hpp"
+#include "lu/wall_clock.hpp"
+
+namespace npblu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+std::string restart_problem(const fs::path& path, const std::string& problem) {
+  return "--restart " + quote_value(path.string()) + ": " + one_line_message(problem);
+}
+
+void broadcast_string(std::string& text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+}
+
+// The header fields every rank needs, from rank 0.
+void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
+  int ints[9] = {h.problem_class,
+                 h.grid.nx,
+                 h.grid.ny,
+                 h.grid.nz,
+                 h.iterations,
+                 h.iteration,
+                 static_cast<int>(h.column_widths.size()),
+                 h.balance_every,
+                 h.balance_moved_columns};
+  double doubles[4] = {h.dt, h.timed_seconds, h.balance_threshold, h.balance_damping};
+  MPI_Bcast(ints, 9, MPI_INT, 0, comm);
+  MPI_Bcast(doubles, 4, MPI_DOUBLE, 0, comm);
+  h.problem_class = static_cast<char>(ints[0]);
+  h.grid = {ints[1], ints[2], ints[3]};
+  h.iterations = ints[4];
+  h.iteration = ints[5];
+  h.column_widths.resize(ints[6]);
+  h.ranks = ints[6];
+  h.balance_every = ints[7];
+  h.balance_moved_columns = ints[8];
+  MPI_Bcast(h.column_widths.data(), ints[6], MPI_INT, 0, comm);
+  h.dt = doubles[0];
+  h.timed_seconds = doubles[1];
+  h.balance_threshold = doubles[2];
+  h.balance_damping = doubles[3];
+  broadcast_string(h.balance, comm);
+  broadcast_string(h.emulated_speeds, comm);
+}
+
+// Rank 0's side of a save: receives every stripe in rank (hence column)
+// order, digests and writes it. After a failed write it still receives the
+// remaining stripes, so that no rank is left blocked in its send.
+std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int ny, MPI_Comm comm) {
+  const Field5& u = solver.state();
+  const ColumnDatatype column(u);
+  const Partition& p = solver.partition();
+  std::vector<std::uint64_t> digests;
+  std::string failure;
+  for (int r = 0; r < p.ranks(); ++r) {
+    const ColumnRange range = saved_columns(p[r], ny);
+    Field5 received;
+    if (r != 0) {
+      received = Field5(u.nx(), u.nz(), range);
+      check_mpi(
+          MPI_Recv(received.data(), range.width(), column.get(), r, kTagCheckpoint, comm, MPI_STATUS_IGNORE),
+          "checkpoint receive");
+    }
+    const Field5& stripe = r == 0 ? u : received;
+    for (int j = range.begin; j < range.end; ++j) digests.push_back(column_digest(stripe, j));
+    try {
+      if (failure.empty()) writer.write_columns(range.begin, range.end, stripe.column(range.begin));
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  try {
+    if (failure.empty()) writer.commit(combine_column_digests(digests));
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  return failure;
+}
+
+// "" or where the columns `range` of `stripe` hold a value that is not
+// finite (a diverged run's state: restarting it could only give NaN).
+std::string non_finite_problem(const Field5& stripe, ColumnRange range) {
+  for (int j = range.begin; j < range.end; ++j) {
+    const double* c = stripe.column(j);
+    for (std::size_t p = 0; p < stripe.column_stride(); ++p) {
+      if (!std::isfinite(c[p]))
+        return "the field holds a non-finite value (" + std::to_string(c[p]) + ") in column " +
+               std::to_string(j) + ": the checkpointed run had diverged";
+    }
+  }
+  return {};
+}
+
+// Rank 0's side of a restore: reads every rank's columns under the new
+// partition in rank order, digests and sends them. A failed read still
+// sends (zeros), so that no rank is left blocked; the verdict follows.
+std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm comm) {
+  Field5& u = solver.writable_state();
+  const ColumnDatatype column(u);
+  const Partition& p = solver.partition();
+  const int ny = reader.header().grid.ny;
+  std::vector<std::uint64_t> digests;
+  std::string failure;
+  for (int r = 0; r < p.ranks(); ++r) {
+    const ColumnRange range = saved_columns(p[r], ny);
+    Field5 buffer = r == 0 ? Field5() : Field5(u.nx(), u.nz(), range);
+    Field5& stripe = r == 0 ? u : buffer;
+    try {
+      if (failure.empty()) reader.read_columns(range.begin, range.end, stripe.column(range.begin));
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    for (int j = range.begin; j < range.end; ++j) digests.push_back(column_digest(stripe, j));
+    if (failure.empty()) failure = non_finite_problem(stripe, range);
+    if (r != 0)
+      check_mpi(MPI_Send(buffer.data(), range.width(), column.get(), r, kTagCheckpoint, comm),
+                "checkpoint send");
+  }
+  if (failure.empty() && combine_column_digests(digests) != reader.header().field_checksum) {
+    failure = "the field does not match its checksum " + quote_value(reader.header().field_checksum) +
+              " (a corrupt file)";
+  }
+  return failure;
+}
+
+std::uintmax_t size_of(const fs::path& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+}  // namespace
+
+ColumnRange saved_columns(ColumnRange owned, int ny) {
+  return {owned.begin == 1 ? 0 : owned.begin, owned.end == ny - 1 ? ny : owned.end};
+}
+
+std::string check_checkpoint_path(const fs::path& path, std::string_view option) {
+  return output_path_problem(option, path);
+}
+
+CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& header, const LuSolver& solver,
+                                MPI_Comm comm) {
+  const double start = wall_seconds();
+  const bool root = rank_of(comm) == 0;
+  std::unique_ptr<CheckpointWriter> writer;
+  std::string failure;
+  if (root) {
+    try {
+      writer = std::make_unique<CheckpointWriter>(path, header);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
+  if (root) {
+    failure = write_stripes(*writer, solver, header.grid.ny, comm);
+    writer.reset();  // removes the temporary file of a failed write
+  } else {
+    const Field5& u = solver.state();
+    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    check_mpi(
+        MPI_Send(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm),
+        "checkpoint send");
+  }
+  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
+  return {wall_seconds() - start, root ? size_of(path) : 0};
+}
+
+CheckpointHeader read_checkpoint_header(const fs::path& path, MPI_Comm comm) {
+  CheckpointHeader header;
+  std::string failure;
+  if (rank_of(comm) == 0) {
+    try {
+      header = CheckpointReader(path).header();
+    } catch (const std::exception& e) {
+      failure = restart_problem(path, e.what());
+    }
+  }
+  agree(failure.empty(), failure, comm);
+  broadcast_header(header, comm);
+  return header;
+}
+
+CheckpointStats restore_checkpoint(const fs::path& path, const CheckpointHeader& header, LuSolver& solver,
+                                   MPI_Comm comm) {
+  const double start = wall_seconds();
+  const bool root = rank_of(comm) == 0;
+  std::unique_ptr<CheckpointReader> reader;
+  std::string failure;
+  if (root) {
+    try {
+      reader = std::make_unique<CheckpointReader>(path);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  agree(failure.empty(), restart_problem(path, failure), comm);
+  if (root) {
+    failure = read_stripes(*reader, solver, comm);
+  } else {
+    Field5& u = solver.writable_state();
+    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    check_mpi(MPI_Recv(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm,
+                       MPI_STATUS_IGNORE),
+              "checkpoint receive");
+  }
+  agree(failure.empty(), restart_problem(path, failure), comm);
+  solver.state_written();
+  solver.resume(header.iteration, header.timed_seconds);
+  return {wall_seconds() - start, root ? size_of(path) : 0};
+}
+
+}  // namespace npblu

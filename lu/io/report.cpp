@@ -1,0 +1,199 @@
+#include "lu/io/report.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "lu/isa.hpp"
+
+namespace npblu {
+
+bool RunReport::successful() const {
+  // A run that ended with a non-finite norm diverged: never a success, verified or not.
+  bool finite = std::isfinite(computed.xci);
+  for (const double v : computed.xcr) finite = finite && std::isfinite(v);
+  for (const double v : computed.xce) finite = finite && std::isfinite(v);
+  const bool finished = iterations_run == iterations && finite;
+  return verification.performed ? verification.passed && finished : finished;
+}
+
+std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm) {
+  constexpr int n = PhaseTimers::kCount;
+  std::array<double, n> mins{}, maxs{}, sums{};
+  MPI_Reduce(local.values().data(), mins.data(), n, MPI_DOUBLE, MPI_MIN, 0, comm);
+  MPI_Reduce(local.values().data(), maxs.data(), n, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Reduce(local.values().data(), sums.data(), n, MPI_DOUBLE, MPI_SUM, 0, comm);
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  std::array<PhaseStats, n> stats{};
+  for (int p = 0; p < n; ++p) stats[p] = {mins[p], maxs[p], sums[p] / size};
+  return stats;
+}
+
+std::string format_report(const RunReport& r) {
+  std::string s;
+  auto line = [&](std::string_view label, const std::string& value) {
+    s += fmt::format(" {:<16}= {:>24}\n", label, value);
+  };
+  s += "\n";
+  if (r.verification.performed) {
+    s += fmt::format(" Verification being performed for class {}\n", r.problem_class);
+    s += fmt::format(" Accuracy setting for epsilon = {:20.13E}\n", r.verification.epsilon);
+    s += fmt::format(" {:<8} {:>22} {:>22} {:>22}\n", "quantity", "computed", "reference", "relative diff");
+    for (const auto& q : r.verification.checks) {
+      s += fmt::format(" {:<8} {:22.13E} {:22.13E} {:22.13E}{}\n", q.name, q.computed, q.reference,
+                       q.relative_difference, q.passed ? "" : "  FAILURE");
+    }
+  } else {
+    s += " No reference values for this problem size (class U): verification not performed\n";
+    for (int m = 0; m < 5; ++m) s += fmt::format(" xcr[{}] = {:22.13E}\n", m + 1, r.computed.xcr[m]);
+    for (int m = 0; m < 5; ++m) s += fmt::format(" xce[{}] = {:22.13E}\n", m + 1, r.computed.xce[m]);
+    s += fmt::format(" xci    = {:22.13E}\n", r.computed.xci);
+  }
+  s += "\n LU Benchmark Completed.\n";
+  line("Class", std::string(1, r.problem_class));
+  line("Size", fmt::format("{:4}x{:4}x{:4}", r.grid.nx, r.grid.ny, r.grid.nz));
+  line("Iterations", fmt::format("{}", r.iterations_run));
+  line("Time in seconds", fmt::format("{:.2f}", r.seconds));
+  line("Total processes", fmt::format("{}", r.ranks));
+  line("Mop/s total", fmt::format("{:.2f}", r.mops));
+  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.ranks));
+  line("Operation type", "floating point");
+  line("Verification", r.verification.performed ? (r.successful() ? "SUCCESSFUL" : "UNSUCCESSFUL")
+                                                : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
+  line("Partition", fmt::format("{}", fmt::join(r.columns, ",")));
+  line("Field checksum", r.field_checksum);
+  line("Kernels (ISA)", isa_description(active_isa()));
+  if (r.emulation.active()) {
+    s += fmt::format(
+        "\n EMULATED HETEROGENEITY: --emulate-speeds '{}' (ranks slowed by spinning; not a real "
+        "heterogeneous run)\n",
+        r.emulation.spec());
+  }
+  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
+  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
+                   "compute s", "wait s");
+  const std::vector<RankLoad> loads = r.history.loads();
+  for (std::size_t p = 0; p < loads.size(); ++p) {
+    const auto& l = loads[p];
+    const double w = p < r.weights.size() ? r.weights[p] : 1.0;
+    const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
+    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
+                     l.compute, l.wait);
+  }
+  s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
+  s += fmt::format(" Balancer: {}", r.balance_mode);
+  if (r.balance_mode == "diffusive" && r.history.iterations() > 0) {
+    const auto& h = r.history;
+    const int n = h.iterations();
+    const int k = std::max(1, std::min(r.balance_every, n));
+    s += fmt::format(
+        " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
+        "iterations, {:.4f} over the last {}",
+        r.balance_every, r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
+        h.window_imbalance(0, k), k, h.window_imbalance(n - k, n), k);
+  }
+  s += "\n";
+  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
+                   "mean");
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = r.phases[p];
+    s += fmt::format("   {:<32}{:12.4f}{:12.4f}{:12.4f}\n", PhaseTimers::name(static_cast<Phase>(p)), st.min,
+                     st.max, st.mean);
+  }
+  return s;
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  using nlohmann::json;
+  json j;
+  j["benchmark"] = "LU";
+  j["class"] = std::string(1, r.problem_class);
+  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
+  j["iterations"] = r.iterations;
+  j["iterations_run"] = r.iterations_run;
+  j["dt"] = r.dt;
+  j["ranks"] = r.ranks;
+  j["columns"] = r.columns;
+  j["time_s"] = r.seconds;
+  j["mops"] = r.mops;
+  j["mops_per_process"] = r.mops / r.ranks;
+  j["verified"] = r.verification.performed && r.successful();
+  j["verification_performed"] = r.verification.performed;
+  j["successful"] = r.successful();
+  j["xcr"] = r.computed.xcr;
+  j["xce"] = r.computed.xce;
+  j["xci"] = r.computed.xci;
+  if (r.verification.performed) {
+    json checks = json::array();
+    for (const auto& q : r.verification.checks) {
+      checks.push_back({{"name", q.name},
+                        {"computed", q.computed},
+                        {"reference", q.reference},
+                        {"relative_difference", q.relative_difference},
+                        {"passed", q.passed}});
+    }
+    j["verification"] = {{"epsilon", r.verification.epsilon}, {"checks", checks}};
+  }
+  j["field_checksum"] = r.field_checksum;
+  j["isa"] = isa_name(active_isa());  // the kernels' instruction-set level (lu/isa.hpp)
+  {
+    json levels = json::array();
+    for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
+    j["isa_supported"] = levels;
+  }
+  json timers = json::object();
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = r.phases[p];
+    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
+        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
+  }
+  j["timers"] = timers;
+  j["weight_source"] = r.weight_source;
+  j["balance"] = r.balance_mode;
+  j["balance_steps"] = r.balance_steps;
+  j["moved_columns"] = r.moved_columns;
+  j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
+  {
+    const auto& h = r.history;
+    auto per_iteration = [&](const auto& v) {
+      json rows = json::array();
+      for (int it = 0; it < h.iterations(); ++it) {
+        rows.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
+                                                                 v.begin() + h.index(it, 0) + h.ranks()));
+      }
+      return rows;
+    };
+    j["history"] = {
+        {"column_begin", per_iteration(h.column_begin)}, {"column_end", per_iteration(h.column_end)},
+        {"compute_s", per_iteration(h.compute)},         {"wait_s", per_iteration(h.wait)},
+        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)},
+        {"on_cpu_s", per_iteration(h.on_cpu)},           {"run_delay_s", per_iteration(h.run_delay)}};
+    json moves = json::array();
+    for (const auto& m : r.moves) {
+      moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
+    }
+    j["balance_moves"] = moves;
+  }
+  j["weights"] = r.weights;
+  j["imbalance"] = r.imbalance();
+  json ranks = json::array();
+  for (const auto& l : r.history.loads())
+    ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+  j["rank_loads"] = ranks;
+  if (r.emulation.active()) {
+    json segments = json::array();
+    for (const auto& seg : r.emulation.segments()) {
+      segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
+    }
+    j["emulated_speeds"] = {{"spec", r.emulation.spec()}, {"schedule", segments}};
+  } else {
+    j["emulated_speeds"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace npblu

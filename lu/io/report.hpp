@@ -1,0 +1,58 @@
+#pragma once
+// The end-of-run report: NPB-style text for people, JSON for tools.
+#include <mpi.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lu/io/run_history.hpp"
+#include "lu/grid.hpp"
+#include "lu/phase_timers.hpp"
+#include "lu/speed_emulation.hpp"
+#include "verify/verification.hpp"
+
+namespace npblu {
+
+struct PhaseStats {
+  double min = 0.0, max = 0.0, mean = 0.0;  // over ranks, seconds
+};
+
+struct RunReport {
+  char problem_class = 'U';
+  GridSize grid;
+  int iterations = 0;  // requested (itmax)
+  int iterations_run = 0;
+  double dt = 0.0;
+  int ranks = 1;
+  std::vector<int> columns;  // stripe width per rank
+  double seconds = 0.0;
+  double mops = 0.0;
+  VerifiedQuantities computed;
+  VerificationResult verification;
+  std::string field_checksum;
+  std::array<PhaseStats, PhaseTimers::kCount> phases{};
+  std::string weight_source = "equal";
+  std::vector<double> weights;  // per rank, as measured or given
+  SpeedSchedule emulation;      // inactive unless --emulate-speeds
+  std::string balance_mode = "static";
+  int balance_steps = 0;           // balancing steps that moved columns
+  int moved_columns = 0;           // columns moved, summed over steps and boundaries
+  RunHistory history;              // per iteration and rank
+  std::vector<BalanceMove> moves;  // every balancing move
+  int balance_every = 0;
+
+  /// max(compute) / mean(compute) over ranks for the whole run: 1 is perfect balance.
+  [[nodiscard]] double imbalance() const { return history.window_imbalance(0, history.iterations()); }
+
+  /// Verified, or a custom run that finished.
+  [[nodiscard]] bool successful() const;
+};
+
+/// Min / max / mean of each phase over ranks (collective; meaningful on rank 0).
+std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimers& local, MPI_Comm comm);
+
+std::string format_report(const RunReport& r);
+nlohmann::json to_json(const RunReport& r);
+
+}  // namespace npblu

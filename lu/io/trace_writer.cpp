@@ -1,0 +1,217 @@
+#include "lu/io/trace_writer.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+
+#include "lu/io/hdf5_objects.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/run/run_config.hpp"
+
+namespace npblu {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+namespace {
+
+using hdf5::array_attribute;
+using hdf5::check;
+using hdf5::check_id;
+using hdf5::Id;
+using hdf5::string_attribute;
+using hdf5::strings_attribute;
+
+// An extendible dataset of `columns` values per row, chunked along rows.
+Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,
+              const char* meaning) {
+  const int rank = columns > 0 ? 2 : 1;
+  hsize_t dims[2] = {0, columns}, max[2] = {H5S_UNLIMITED, columns},
+          chunk[2] = {64, std::max<hsize_t>(1, columns)};
+  Id space(check_id(H5Screate_simple(rank, dims, max), "dataset space"), H5Sclose);
+  Id props(check_id(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
+  check(H5Pset_chunk(props, rank, chunk), "chunking");
+  Id ds(check_id(H5Dcreate2(group, name, type, space, H5P_DEFAULT, props, H5P_DEFAULT), name), H5Dclose);
+  string_attribute(ds, "units", units);
+  string_attribute(ds, "meaning", meaning);
+  return ds;
+}
+
+// Appends `rows` rows (of `columns` values, or scalars when columns == 0) at row `at`.
+void append_rows(hid_t ds, hid_t type, hsize_t at, hsize_t rows, hsize_t columns, const void* data) {
+  if (rows == 0) return;
+  const int rank = columns > 0 ? 2 : 1;
+  hsize_t size[2] = {at + rows, columns};
+  check(H5Dset_extent(ds, size), "extend");
+  Id file_space(check_id(H5Dget_space(ds), "dataset space"), H5Sclose);
+  hsize_t start[2] = {at, 0}, count[2] = {rows, columns};
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+  Id mem_space(check_id(H5Screate_simple(rank, count, nullptr), "memory space"), H5Sclose);
+  check(H5Dwrite(ds, type, mem_space, file_space, H5P_DEFAULT, data), "write");
+}
+
+}  // namespace
+
+struct TraceWriter::Handles {
+  Id file, iterations_group, balance_group;
+  Id iteration, column_begin, column_end, compute, wait, migration, speed, on_cpu, run_delay;
+  Id move_iteration, move_boundary, move_columns;
+};
+
+std::optional<int> trace_fault_injection_iteration() {
+  const char* at = std::getenv("NPBLU_TEST_FAIL_TRACE_AT");
+  if (!at) return std::nullopt;
+  return std::atoi(at);
+}
+
+TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta)
+    : h_(std::make_unique<Handles>()), ranks_(meta.ranks), fail_at_(trace_fault_injection_iteration()) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
+  if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
+    throw std::runtime_error(problem);
+  // A new trace is written in place (a killed run leaves it readable up to
+  // its last flush), created with O_EXCL; one that replaces a trace is
+  // written aside and renamed over it at commit(), so a failed run leaves
+  // the previous trace whole.
+  path_ = path;
+  std::error_code ec;
+  const bool replaces = std::filesystem::exists(std::filesystem::symlink_status(path_, ec));
+  hid_t file = -1;
+  if (replaces) {
+    lock_ = FileLock(path_);  // held until the run ends: another run sees this trace in use
+    file = hdf5::create_aside(path_, aside_);
+  } else {
+    errno = 0;
+    file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0)
+      throw std::runtime_error("cannot create the trace file '" + path + "'" + hdf5::system_reason());
+  }
+  h_->file = Id(file, H5Fclose);
+  try {
+    write_layout(meta);
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+void TraceWriter::write_layout(const TraceMetadata& meta) {
+  const hid_t file = h_->file;
+
+  string_attribute(file, "class", meta.problem_class);
+  array_attribute(file, "grid", H5T_NATIVE_INT, std::vector<int>{meta.grid.nx, meta.grid.ny, meta.grid.nz});
+  array_attribute(file, "iterations", H5T_NATIVE_INT, std::vector<int>{meta.iterations});
+  array_attribute(file, "ranks", H5T_NATIVE_INT, std::vector<int>{meta.ranks});
+  string_attribute(file, "balance", meta.balance);
+  array_attribute(file, "balance_every", H5T_NATIVE_INT, std::vector<int>{meta.balance_every});
+  array_attribute(file, "balance_threshold", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_threshold});
+  array_attribute(file, "balance_damping", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_damping});
+  string_attribute(file, "weight_source", meta.weight_source);
+  array_attribute(file, "weights", H5T_NATIVE_DOUBLE, meta.weights);
+  string_attribute(file, "emulated_speeds", meta.emulation);
+  strings_attribute(file, "hosts", meta.hosts);
+  string_attribute(file, "program_version", meta.version);
+  string_attribute(file, "command_line", meta.command_line);
+  string_attribute(file, "start_time", meta.start_time);
+
+  h_->iterations_group =
+      Id(check_id(H5Gcreate2(file, "iterations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
+  const hid_t g = h_->iterations_group;
+  const hsize_t p = meta.ranks;
+  h_->iteration = extendible(g, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration number, from 1");
+  h_->column_begin = extendible(g, "column_begin", H5T_NATIVE_INT, p, "column",
+                                "first global j column (0-based) owned by each rank during the iteration");
+  h_->column_end = extendible(g, "column_end", H5T_NATIVE_INT, p, "column",
+                              "one past the last global j column owned by each rank");
+  h_->compute = extendible(g, "compute_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                           "time computing (rhs, sweeps, updates), emulated slowdown included");
+  h_->wait = extendible(g, "wait_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                        "time in the sweep pipelines and the halo exchange, mostly blocked in MPI_Wait");
+  h_->migration = extendible(g, "migration_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                             "balancing decision and column migration after the iteration");
+  h_->speed = extendible(g, "emulated_speed", H5T_NATIVE_DOUBLE, p, "1",
+                         "emulated fraction of real speed (1: not slowed)");
+  h_->on_cpu = extendible(g, "on_cpu_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                          "time running on a core (Linux schedstat; 0 where unavailable)");
+  h_->run_delay = extendible(g, "run_delay_seconds", H5T_NATIVE_DOUBLE, p, "s",
+                             "time runnable but waiting for a core (shared with other ranks or jobs)");
+
+  h_->balance_group =
+      Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
+  const hid_t b = h_->balance_group;
+  h_->move_iteration =
+      extendible(b, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration after which it moved");
+  h_->move_boundary =
+      extendible(b, "boundary", H5T_NATIVE_INT, 0, "1", "boundary between rank b and rank b+1");
+  h_->move_columns = extendible(b, "columns", H5T_NATIVE_INT, 0, "column",
+                                "columns moved from rank b to rank b+1 (negative: from b+1 to b)");
+  flush();
+}
+
+TraceWriter::~TraceWriter() {
+  if (!committed_) discard();
+}
+
+void TraceWriter::discard() {
+  h_.reset();
+  std::error_code ec;
+  if (!aside_.empty()) std::filesystem::remove(aside_, ec);  // the previous trace stays
+  aside_.clear();
+}
+
+void TraceWriter::commit() {
+  flush();
+  const herr_t closed = h_->file.reset();
+  h_.reset();
+  check(closed, "close the trace");
+  if (!aside_.empty()) commit_aside(aside_, path_);
+  aside_.clear();
+  committed_ = true;
+}
+
+void TraceWriter::append(const RunHistory& rows, int first_iteration) {
+  errno = 0;
+  const hsize_t n = rows.iterations(), p = ranks_;
+  if (fail_at_ && first_iteration + static_cast<int>(n) > *fail_at_) {
+    throw std::runtime_error("HDF5 failure: write (test fault injection NPBLU_TEST_FAIL_TRACE_AT=" +
+                             std::to_string(*fail_at_) + ")");
+  }
+  std::vector<int> numbers(n);
+  for (hsize_t i = 0; i < n; ++i) numbers[i] = first_iteration + static_cast<int>(i);
+  append_rows(h_->iteration, H5T_NATIVE_INT, iterations_written_, n, 0, numbers.data());
+  append_rows(h_->column_begin, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_begin.data());
+  append_rows(h_->column_end, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_end.data());
+  append_rows(h_->compute, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.compute.data());
+  append_rows(h_->wait, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.wait.data());
+  append_rows(h_->migration, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.migration.data());
+  append_rows(h_->speed, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.speed.data());
+  append_rows(h_->on_cpu, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.on_cpu.data());
+  append_rows(h_->run_delay, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.run_delay.data());
+  iterations_written_ += n;
+}
+
+void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
+  std::vector<int> it, boundary, columns;
+  for (const auto& m : moves) {
+    it.push_back(m.iteration);
+    boundary.push_back(m.boundary);
+    columns.push_back(m.columns);
+  }
+  append_rows(h_->move_iteration, H5T_NATIVE_INT, moves_written_, it.size(), 0, it.data());
+  append_rows(h_->move_boundary, H5T_NATIVE_INT, moves_written_, it.size(), 0, boundary.data());
+  append_rows(h_->move_columns, H5T_NATIVE_INT, moves_written_, it.size(), 0, columns.data());
+  moves_written_ += it.size();
+}
+
+void TraceWriter::flush() {
+  errno = 0;
+  check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush");
+}
+
+}  // namespace npblu

@@ -1,0 +1,87 @@
+#pragma once
+// Partition traces in HDF5. One writer, on rank 0: the trace is a few
+// numbers per rank and iteration, gathered there every few iterations, so a
+// single process appending to extendible datasets is simpler and cheaper than
+// collective parallel HDF5, and makes durability easy: after each flush the
+// file on disk is complete and consistent. Schema: README, "Partition traces".
+#include <hdf5.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lu/io/output_files.hpp"
+#include "lu/io/run_history.hpp"
+#include "lu/grid.hpp"
+
+namespace npblu {
+
+struct TraceMetadata {
+  std::string problem_class;
+  GridSize grid;
+  int iterations = 0;
+  int ranks = 0;
+  std::string balance;  // off | static | diffusive
+  int balance_every = 0;
+  double balance_threshold = 0.0;
+  double balance_damping = 0.0;
+  std::string weight_source;
+  std::vector<double> weights;
+  std::string emulation;           // the --emulate-speeds spec, empty for none
+  std::vector<std::string> hosts;  // per rank
+  std::string version;
+  std::string command_line;
+  std::string start_time;  // ISO 8601, UTC (utc_now)
+};
+
+/// The current time as TraceMetadata::start_time takes it: "2026-11-22T07:55:04Z".
+std::string utc_now();
+
+class TraceWriter {
+ public:
+  /// Creates the file and its datasets (check_trace_path first: never over a
+  /// non-regular file or a trace a live run holds); throws
+  /// std::runtime_error with a message naming the problem.
+  TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta);
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  /// Appends all iterations of `rows` (numbered from rows' first iteration).
+  void append(const RunHistory& rows, int first_iteration);
+  void append_moves(std::span<const BalanceMove> moves);
+  /// Writes everything buffered to the file (H5Fflush).
+  void flush();
+  /// Flushes and closes the file; a trace that replaces another (written
+  /// aside) is renamed over it now. Without commit, a replacing trace is
+  /// removed at destruction and the previous one stays; a new one stays as
+  /// far as it was flushed.
+  void commit();
+
+ private:
+  void write_layout(const TraceMetadata& meta);
+  void discard();
+
+  struct Handles;
+  std::unique_ptr<Handles> h_;
+  std::filesystem::path path_;
+  std::filesystem::path aside_;  // empty: written in place
+  FileLock lock_;                // on the trace being replaced
+  bool committed_ = false;
+  int ranks_ = 0;
+  hsize_t iterations_written_ = 0;
+  hsize_t moves_written_ = 0;
+  std::optional<int> fail_at_;  // test-only fault injection
+};
+
+/// Test-only fault injection: the iteration from which TraceWriter::append
+/// fails as a full disk would, from the environment variable
+/// NPBLU_TEST_FAIL_TRACE_AT=ITERATION (unset: never). Read here only; the
+/// tests use it to show that a mid-run failure on rank 0 ends the run cleanly
+/// on every rank.
+std::optional<int> trace_fault_injection_iteration();
+
+}  // namespace npblu

@@ -1,0 +1,58 @@
+#include "lu/migration/collective_balancer.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace npblu {
+
+namespace {
+// One rank's report as doubles: [k, compute x every, wait x every, core
+// share, migration seconds, share x every] (unused sample slots are zero).
+std::vector<double> pack(const RankSamples& s, double migration_seconds, int every) {
+  std::vector<double> v(3 * every + 3, 0.0);
+  const int k = std::min<int>(every, static_cast<int>(s.compute.size()));
+  v[0] = k;
+  // The newest samples when the window is longer than a decision's.
+  const int skip = static_cast<int>(s.compute.size()) - k;
+  for (int t = 0; t < k; ++t) {
+    v[1 + t] = s.compute[skip + t];
+    v[1 + every + t] = s.wait[skip + t];
+    v[3 + 2 * every + t] = s.share.size() == s.compute.size() ? s.share[skip + t] : s.core_share;
+  }
+  v[1 + 2 * every] = s.core_share;
+  v[2 + 2 * every] = migration_seconds;
+  return v;
+}
+
+WindowReport unpack(const double* v, int every) {
+  WindowReport r;
+  const int k = std::clamp(static_cast<int>(v[0]), 0, every);
+  r.samples.compute.assign(v + 1, v + 1 + k);
+  r.samples.wait.assign(v + 1 + every, v + 1 + every + k);
+  r.samples.core_share = v[1 + 2 * every];
+  r.migration_seconds = v[2 + 2 * every];
+  r.samples.share.assign(v + 3 + 2 * every, v + 3 + 2 * every + k);
+  return r;
+}
+}  // namespace
+
+const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const IterationTiming> window,
+                                                  double remaining) {
+  const int every = settings().every;
+  const std::vector<double> mine = pack(samples_of(window), migration_seconds_, every);
+  const int ranks = session_.current().ranks();
+  const int n = static_cast<int>(mine.size());
+  std::vector<double> all(static_cast<std::size_t>(n) * ranks);
+  if (MPI_Allgather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, comm_) != MPI_SUCCESS) {
+    throw std::runtime_error("MPI failure in gathering the balancer's windows");
+  }
+  migration_seconds_ = 0.0;
+  std::vector<WindowReport> reports;
+  reports.reserve(ranks);
+  for (int r = 0; r < ranks; ++r)
+    reports.push_back(unpack(all.data() + static_cast<std::size_t>(r) * n, every));
+  return session_.decide(iteration, reports, remaining);
+}
+
+}  // namespace npblu

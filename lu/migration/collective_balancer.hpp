@@ -1,0 +1,49 @@
+#pragma once
+// The BalancerSession over MPI: every rank reports its own window of
+// iteration timings (and how long it took to apply the last step), the
+// reports are all-gathered, and every rank runs the same decision on the
+// same numbers. Shared by the solver's run-time balancing
+// (runtime_balancing) and by the C API's balancer of callers' own arrays
+// (interop/c/npblu_balance.h), so both decide alike. The price of a step is
+// measured here: callers apply a new partition inside timed_apply.
+#include <mpi.h>
+
+#include <span>
+
+#include "balance/balancer_session.hpp"
+#include "balance/window_summary.hpp"
+#include "lu/wall_clock.hpp"
+
+namespace npblu {
+
+class CollectiveBalancer {
+ public:
+  CollectiveBalancer(BalancerSettings settings, Partition start, MPI_Comm comm)
+      : session_(settings, std::move(start)), comm_(comm) {}
+
+  /// Collective over the communicator (one MPI_Allgather): the decision,
+  /// after `iteration`, from every rank's window (at most settings().every
+  /// iterations; the same count on every rank). `remaining`: iterations
+  /// still to run (<= 0: unknown).
+  const BalanceDecision& decide(int iteration, std::span<const IterationTiming> window, double remaining);
+
+  /// Runs `apply` (the migration to session().current()) and adds its
+  /// seconds to the price of the step, reported with the next window.
+  template <class F>
+  void timed_apply(F&& apply) {
+    const double t0 = wall_seconds();
+    apply();
+    migration_seconds_ += wall_seconds() - t0;
+  }
+
+  [[nodiscard]] BalancerSession& session() { return session_; }
+  [[nodiscard]] const BalancerSession& session() const { return session_; }
+  [[nodiscard]] const BalancerSettings& settings() const { return session_.settings(); }
+
+ private:
+  BalancerSession session_;
+  MPI_Comm comm_;
+  double migration_seconds_ = 0.0;
+};
+
+}  // namespace npblu

@@ -1,0 +1,40 @@
+#pragma once
+// Wires the BalancerSession (balance/, which decides) to the LuSolver (lu/,
+// which computes and migrates): gathers every rank's window, asks for a
+// decision, applies it with the migration timed (the price of the next
+// step), and records what moved.
+#include <mpi.h>
+
+#include <span>
+#include <vector>
+
+#include "balance/diffusive_balancer.hpp"
+#include "lu/migration/collective_balancer.hpp"
+#include "lu/io/run_history.hpp"
+#include "lu/solver.hpp"
+
+namespace npblu {
+
+class RuntimeBalancing {
+ public:
+  /// `iterations`: the timed iterations of the run (the horizon of a step).
+  RuntimeBalancing(const BalancerSettings& settings, const Partition& start, int iterations, MPI_Comm comm)
+      : balancer_(settings, start, comm), iterations_(iterations) {}
+
+  /// Collective; the solver's RebalanceHook: decides, and migrates the
+  /// solver's state itself when the stripes move (so the price is timed).
+  void step(int iteration, const Partition& current, std::span<const IterationRecord> window,
+            LuSolver& solver);
+
+  [[nodiscard]] int steps() const { return balancer_.session().steps(); }
+  [[nodiscard]] int moved_columns() const { return balancer_.session().moved_columns(); }
+  [[nodiscard]] const std::vector<BalanceMove>& moves() const { return moves_; }
+  [[nodiscard]] const std::vector<DecisionRecord>& log() const { return balancer_.session().log(); }
+
+ private:
+  CollectiveBalancer balancer_;
+  int iterations_;
+  std::vector<BalanceMove> moves_;
+};
+
+}  // namespace npblu

@@ -1,0 +1,136 @@
+#include "lu/mpi/request_wait.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+#include "lu/mpi/stripe_comm.hpp"
+#include "lu/wall_clock.hpp"
+
+namespace npblu {
+
+namespace {
+
+// Spin this long before the first sleep: on a dedicated core most pipeline
+// hand-offs complete within it, so they pay no wake-up latency.
+constexpr double kSpinBeforeSleep = 20e-6;
+// Then sleep this long between polls: short next to a scheduler slice
+// (milliseconds), long enough that the other work on the core gets it.
+constexpr auto kSleepBetweenPolls = std::chrono::microseconds(20);
+
+template <class Test>
+void poll_then_sleep(Test&& test) {
+  const double spin_until = wall_seconds() + kSpinBeforeSleep;
+  while (!test()) {
+    if (wall_seconds() >= spin_until) std::this_thread::sleep_for(kSleepBetweenPolls);
+  }
+}
+
+}  // namespace
+
+WaitMode parse_wait_mode(const std::string& text) {
+  if (text == "spin") return WaitMode::spin;
+  if (text == "sleep") return WaitMode::sleep;
+  if (text == "auto") return WaitMode::automatic;
+  throw std::invalid_argument("wait mode '" + text + "': expected spin, sleep or auto");
+}
+
+std::string to_string(WaitMode mode) {
+  return mode == WaitMode::spin ? "spin" : mode == WaitMode::sleep ? "sleep" : "auto";
+}
+
+WaitMode AutomaticWait::update(double on_cpu, double run_delay) {
+  const double busy = on_cpu + run_delay;
+  if (busy > 0.0) {
+    const double share = on_cpu / busy;
+    shared_streak_ = share < kSleepBelowShare ? shared_streak_ + 1 : 0;
+    if (shared_streak_ >= kSharedIterations && may_sleep_) current_ = WaitMode::sleep;
+    if (share > kSpinAboveShare) current_ = WaitMode::spin;
+  }
+  return current_;
+}
+
+void wait_for(MPI_Request& request, WaitMode mode) {
+  if (mode != WaitMode::sleep) {
+    check_mpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "wait");
+    return;
+  }
+  poll_then_sleep([&] {
+    int done = 0;
+    check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "test");
+    return done != 0;
+  });
+}
+
+void wait_for_all(int count, MPI_Request* requests, WaitMode mode) {
+  if (mode != WaitMode::sleep) {
+    check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "wait");
+    return;
+  }
+  poll_then_sleep([&] {
+    int done = 0;
+    check_mpi(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE), "test");
+    return done != 0;
+  });
+}
+
+namespace {
+
+constexpr int kMaskWords = 16;  // 1024 CPUs
+using CpuMask = std::vector<std::uint64_t>;
+
+/// The cores this process may run on.
+CpuMask own_cpu_mask() {
+  CpuMask mask(kMaskWords, 0);
+  const auto set_bit = [&](int cpu) {
+    if (cpu < 64 * kMaskWords) mask[cpu / 64] |= std::uint64_t{1} << (cpu % 64);
+  };
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) set_bit(cpu);
+    }
+    return mask;
+  }
+#endif
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  for (int cpu = 0; cpu < cores; ++cpu) set_bit(cpu);
+  return mask;
+}
+
+bool subset(const std::uint64_t* a, const std::uint64_t* b) {
+  for (int w = 0; w < kMaskWords; ++w) {
+    if ((a[w] & ~b[w]) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool shares_core_with_peer(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "node communicator");
+  int ranks = 1;
+  MPI_Comm_size(node, &ranks);
+  const CpuMask mine = own_cpu_mask();
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(ranks) * kMaskWords);
+  const int gathered =
+      MPI_Allgather(mine.data(), kMaskWords, MPI_UINT64_T, all.data(), kMaskWords, MPI_UINT64_T, node);
+  MPI_Comm_free(&node);
+  check_mpi(gathered, "affinity gather");
+  int cores = 0, confined = 0;  // our cores; ranks that may only run on them
+  for (std::uint64_t word : mine) cores += std::popcount(word);
+  for (int r = 0; r < ranks; ++r) confined += subset(&all[std::size_t(r) * kMaskWords], mine.data()) ? 1 : 0;
+  return confined > cores;
+}
+
+}  // namespace npblu

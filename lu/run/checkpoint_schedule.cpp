@@ -1,0 +1,49 @@
+#include "lu/run/checkpoint_schedule.hpp"
+
+#include "lu/run/messages.hpp"
+#include "lu/run/stop_signals.hpp"
+
+namespace npblu {
+
+namespace {
+
+// The signal any rank got (the largest number), the same on every rank.
+int agreed_signal(const StopSignals& signals, MPI_Comm comm) {
+  const int mine = signals.received();
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any;
+}
+
+// `text` as one shell word: as is when safe, else in single quotes.
+std::string shell_quoted(const std::string& text) {
+  const bool safe = !text.empty() && text.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789@%+=:,./-_") == std::string::npos;
+  if (safe) return text;
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig& checkpoint, MPI_Comm comm) {
+  const StopSignals signals;
+  while (!session.finished()) {
+    session.advance(1);
+    const int signal = agreed_signal(signals, comm);
+    if (session.finished()) return;  // nothing left to continue: the run ends normally
+    const bool due = checkpoint.every > 0 && session.iterations_done() % checkpoint.every == 0;
+    if (due || signal != 0) session.write_checkpoint(checkpoint.path);
+    if (signal != 0) {
+      throw RunInterrupted(std::string("stopped by ") + signal_name(signal) + " after iteration " +
+                           std::to_string(session.iterations_done()) + " of " +
+                           std::to_string(session.iterations()) + "; checkpoint written to " +
+                           quote_value(checkpoint.path.string()) + ": continue with --restart " +
+                           shell_quoted(checkpoint.path.string()));
+    }
+  }
+}
+
+}  // namespace npblu

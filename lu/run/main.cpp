@@ -1,0 +1,95 @@
+// lu: the NPB LU benchmark on columnwise stripes, any number of MPI ranks.
+#include <mpi.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "lu/run/benchmark.hpp"
+#include "lu/run/checkpoint_schedule.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/run/options.hpp"
+
+namespace {
+
+constexpr int kExitFailed = 1;       // ran, but did not verify
+constexpr int kExitUsage = 2;        // bad input, refused before computing
+constexpr int kExitRunFailed = 3;    // failed after computing started (a trace or report write)
+constexpr int kExitInterrupted = 4;  // stopped by SIGTERM/SIGINT after writing a checkpoint (--checkpoint)
+
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv) { MPI_Init(argc, argv); }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) s += ' ';
+    s += argv[i];
+  }
+  return s;
+}
+
+bool is_root() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+/// The one way out with an error: one line on stderr, from rank 0 (every rank
+/// holds the same error and returns the same status).
+int exit_with(const std::exception& e, int status) {
+  if (is_root()) std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << std::endl;
+  return status;
+}
+
+int run(int argc, char** argv) {
+  // Every rank parses the same arguments and reaches the same verdict.
+  const npblu::ParsedCommandLine parsed = npblu::parse_command_line(argc, argv);
+  if (!parsed.options) {
+    if (is_root()) std::cout << parsed.help;
+    return 0;
+  }
+  const auto outcome =
+      npblu::run_benchmark(*parsed.options, MPI_COMM_WORLD, &std::cout, command_line(argc, argv));
+  return outcome.successful ? 0 : kExitFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A write past the file size limit (ulimit -f) then fails with EFBIG and
+  // is reported like a full disk, rather than killing this rank alone.
+  std::signal(SIGXFSZ, SIG_IGN);
+  MpiSession mpi(&argc, &argv);
+  try {
+    return run(argc, argv);
+  } catch (const npblu::RunInterrupted& e) {
+    if (is_root()) std::cerr << "lu: " << npblu::one_line_message(e.what()) << std::endl;
+    return kExitInterrupted;
+  } catch (const npblu::UsageError& e) {
+    return exit_with(e, kExitUsage);
+  } catch (const npblu::RunFailure& e) {
+    return exit_with(e, kExitRunFailed);
+  } catch (const npblu::RunError& e) {
+    return exit_with(e, kExitUsage);
+  } catch (const std::exception& e) {
+    // Not agreed: this rank alone failed, and the others may be waiting for
+    // it in a collective. One line, then end them all rather than hang.
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    // One write, so that the launcher's own abort message cannot land inside the line.
+    const std::string line =
+        "lu: error: " + npblu::one_line_message(e.what()) + " (rank " + std::to_string(rank) + ")\n";
+    std::cerr << line << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+    return kExitRunFailed;
+  } catch (...) {
+    std::cerr << "lu: error: unknown exception" << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+    return kExitRunFailed;
+  }
+}

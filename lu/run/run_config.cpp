@@ -1,0 +1,444 @@
+#include "lu/run/run_config.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "balance/parse_number.hpp"
+#include "balance/partition.hpp"
+#include "lu/run/messages.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/field.hpp"
+
+namespace npblu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void refuse(std::string_view option, const std::string& problem) {
+  throw UsageError("--" + std::string(option) + " " + problem);
+}
+
+std::string text_of(std::string_view value) { return std::string(value); }
+
+int to_int(std::string_view option, std::string_view value) {
+  const auto v = parse_int(text_of(value));
+  if (!v) refuse(option, quote_value(value) + " is not an integer");
+  return *v;
+}
+
+double to_double(std::string_view option, std::string_view value) {
+  const auto v = parse_double(text_of(value));
+  if (!v) refuse(option, quote_value(value) + " is not a number");
+  if (!std::isfinite(*v)) refuse(option, quote_value(value) + " must be a finite number");
+  return *v;
+}
+
+bool to_flag(std::string_view option, std::string_view value) {
+  std::string v(value);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (v.empty() || v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  refuse(option,
+         quote_value(value) + " is not a flag value (expected nothing, 1/0, true/false, yes/no or on/off)");
+}
+
+int at_least(std::string_view option, int value, int minimum) {
+  if (value < minimum)
+    refuse(option, "must be at least " + std::to_string(minimum) + ", got " + std::to_string(value));
+  return value;
+}
+
+std::vector<int> to_int_list(std::string_view option, std::string_view value) {
+  auto values = parse_int_list(text_of(value));
+  if (!values) refuse(option, quote_value(value) + " is not a comma-separated list of integers");
+  return std::move(*values);
+}
+
+// Runs a parser from balance/ or lu/ (std::invalid_argument) as a UsageError
+// whose message names the option.
+template <class F>
+auto parsed_by(std::string_view option, F&& parse) {
+  try {
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    const std::string what = one_line_message(e.what());
+    const std::string named = "--" + std::string(option);
+    throw UsageError(what.rfind(named, 0) == 0 ? what : named + ": " + what);
+  }
+}
+
+void set_size_text(RunConfig& c, std::string_view value) {
+  std::string text(value);
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::stringstream in(text);
+  std::array<std::string, 3> n;
+  std::string extra;
+  if (!(in >> n[0] >> n[1] >> n[2]) || (in >> extra)) refuse("size", quote_value(value) + " is not NX NY NZ");
+  set_size(c, {to_int("size", n[0]), to_int("size", n[1]), to_int("size", n[2])});
+}
+
+void set_balance(RunConfig& c, std::string_view value) {
+  if (value == "off")
+    c.balance.mode = BalanceMode::off;
+  else if (value == "static")
+    c.balance.mode = BalanceMode::static_stripes;
+  else if (value == "diffusive")
+    c.balance.mode = BalanceMode::diffusive;
+  else
+    refuse("balance", quote_value(value) + " is not a mode (expected off, static or diffusive)");
+}
+
+void set_path(std::string_view option, fs::path& path, std::string_view value) {
+  if (value.empty()) refuse(option, "needs a file name, got an empty one");
+  path = fs::path(text_of(value));
+}
+
+using Setter = std::function<void(RunConfig&, std::string_view option, std::string_view value)>;
+
+struct Option {
+  OptionInfo info;
+  Setter set;
+};
+
+// Every option, its help and its conversion: the one list both front ends use.
+const std::vector<Option>& options() {
+  static const std::vector<Option> table{
+      {{"class", "c", false, "CLASS", "Problem class: S W A B C D E F"},
+       [](RunConfig& c, auto o, auto v) {
+         if (v.size() != 1)
+           throw UsageError("--" + std::string(o) + ": unknown class " + quote_value(v) +
+                            " (expected one of S W A B C D E F)");
+         set_class(c, v[0]);
+       }},
+      {{"size", "", false, "NX NY NZ", "Custom grid (class U, unverified); needs --iterations and --dt"},
+       [](RunConfig& c, auto, auto v) { set_size_text(c, v); }},
+      {{"iterations", "", false, "N", "Number of SSOR iterations (overrides the class)"},
+       [](RunConfig& c, auto o, auto v) { set_iterations(c, to_int(o, v)); }},
+      {{"dt", "", false, "X", "Time step (overrides the class)"},
+       [](RunConfig& c, auto o, auto v) { set_dt(c, to_double(o, v)); }},
+      {{"columns", "", false, "W0,W1,...", "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)"},
+       [](RunConfig& c, auto o, auto v) { c.placement.columns = to_int_list(o, v); }},
+      {{"weights", "", false, "SPEC",
+        "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate"},
+       [](RunConfig& c, auto o, auto v) {
+         c.placement.weights = parsed_by(o, [&] { return WeightSpec::parse(text_of(v)); });
+       }},
+      {{"emulate-speeds", "", false, "SPEC",
+        "Emulated relative speed per rank in [0.01, 1], e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 "
+        "on)"},
+       [](RunConfig& c, auto o, auto v) {
+         c.emulation = parsed_by(o, [&] { return SpeedSchedule::parse(text_of(v)); });
+       }},
+      {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
+       [](RunConfig& c, auto o, auto v) {
+         c.placement.calibration_iterations = at_least(o, to_int(o, v), 1);
+       }},
+      {{"balance", "", false, "MODE",
+        "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at run "
+        "time from MPI wait times)"},
+       [](RunConfig& c, auto, auto v) { set_balance(c, v); }},
+      {{"balance-every", "", false, "K",
+        "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
+       [](RunConfig& c, auto o, auto v) { c.balance.diffusive.every = at_least(o, to_int(o, v), 1); }},
+      {{"balance-threshold", "", false, "F",
+        "Wait-time difference between neighbours, as a fraction of the window, that moves columns (default "
+        "0.02; --balance diffusive)"},
+       [](RunConfig& c, auto o, auto v) {
+         const double t = to_double(o, v);
+         if (t < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
+         c.balance.diffusive.threshold = t;
+       }},
+      {{"balance-damping", "", false, "A",
+        "Fraction of the equalising shift applied per step, 0 < A <= 1 (default 1; --balance diffusive)"},
+       [](RunConfig& c, auto o, auto v) {
+         const double a = to_double(o, v);
+         if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
+         c.balance.diffusive.damping = a;
+       }},
+      {{"wait", "", false, "MODE",
+        "How a rank waits for messages: spin (in MPI_Wait), sleep (poll, sleep between polls) or auto "
+        "(default: spin, sleep while the rank's core is shared with other work)"},
+       [](RunConfig& c, auto o, auto v) {
+         c.pipeline.wait = parsed_by(o, [&] { return parse_wait_mode(text_of(v)); });
+       }},
+      {{"planes-per-message", "", false, "N",
+        "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
+       [](RunConfig& c, auto o, auto v) { c.pipeline.planes_per_message = at_least(o, to_int(o, v), 1); }},
+      {{"json", "", false, "FILE", "Write the report as JSON to this file"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.json, v); }},
+      {{"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.trace, v); }},
+      {{"trace-overwrite", "", true, "", "Replace an existing trace file (with --trace)"},
+       [](RunConfig& c, auto o, auto v) { c.output.trace_overwrite = to_flag(o, v); }},
+      {{"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
+       [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, to_int(o, v), 1); }},
+      {{"checkpoint", "", false, "FILE.h5",
+        "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
+        "(then stop, exit status 4)"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); }},
+      {{"checkpoint-every", "", false, "N", "Checkpoint every N iterations (with --checkpoint)"},
+       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, to_int(o, v), 1); }},
+      {{"restart", "", false, "FILE.h5",
+        "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
+        "omitted)"},
+       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.restart, v); }},
+      {{"quiet", "q", true, "", "No progress lines"},
+       [](RunConfig& c, auto o, auto v) { c.output.quiet = to_flag(o, v); }},
+      {{"progress-interval", "", false, "SECONDS", "Seconds between progress lines (default 5)"},
+       [](RunConfig& c, auto o, auto v) {
+         const double s = to_double(o, v);
+         if (s < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
+         c.output.progress_interval = s;
+       }},
+  };
+  return table;
+}
+
+// Options that mean something in one mode only, and that mode.
+struct ModeOption {
+  std::string_view option;
+  bool (*applies)(const RunConfig&);
+  std::string_view needs;
+};
+constexpr std::array kModeOptions{
+    ModeOption{"balance-every", [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
+               "--balance diffusive"},
+    ModeOption{"balance-threshold",
+               [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
+               "--balance diffusive"},
+    ModeOption{"balance-damping", [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
+               "--balance diffusive"},
+    ModeOption{"calibration-iterations",
+               [](const RunConfig& c) { return c.placement.weights.source == WeightSource::calibrate; },
+               "--weights calibrate"},
+    ModeOption{"trace-overwrite", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
+    ModeOption{"trace-flush", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
+    ModeOption{"checkpoint-every", [](const RunConfig& c) { return !c.checkpoint.path.empty(); },
+               "--checkpoint FILE.h5"},
+};
+
+void check_placement(const RunConfig& c) {
+  const bool weighted = c.placement.weights.source != WeightSource::equal;
+  if (!c.placement.columns.empty() && weighted) {
+    throw UsageError("--columns and --weights both place the stripes: give one of them");
+  }
+  if (c.balance.mode == BalanceMode::off && (weighted || !c.placement.columns.empty())) {
+    throw UsageError("--balance off uses equal stripes: drop --weights/--columns or use --balance static");
+  }
+}
+
+}  // namespace
+
+std::string to_string(BalanceMode mode) {
+  switch (mode) {
+    case BalanceMode::off:
+      return "off";
+    case BalanceMode::static_stripes:
+      return "static";
+    case BalanceMode::diffusive:
+      return "diffusive";
+  }
+  return "?";
+}
+
+std::span<const OptionInfo> option_table() {
+  static const std::vector<OptionInfo> infos = [] {
+    std::vector<OptionInfo> v;
+    for (const auto& o : options()) v.push_back(o.info);
+    return v;
+  }();
+  return infos;
+}
+
+void set_option(RunConfig& config, std::string_view name, std::string_view value) {
+  const auto& table = options();
+  const auto it =
+      std::find_if(table.begin(), table.end(), [&](const Option& o) { return o.info.name == name; });
+  if (it == table.end()) {
+    std::string known;
+    for (const auto& o : table) known += (known.empty() ? "" : ", ") + std::string(o.info.name);
+    throw UsageError("unknown option " + quote_value(name) + " (options: " + known + ")");
+  }
+  RunConfig changed = config;  // unchanged on error
+  it->set(changed, name, value);
+  changed.given.emplace(name);
+  config = std::move(changed);
+}
+
+void set_class(RunConfig& config, char problem_class) {
+  const auto pc = find_problem_class(problem_class);
+  if (!pc) {
+    const auto code = static_cast<unsigned char>(problem_class);
+    const std::string shown = std::isprint(code) ? quote_value(std::string(1, problem_class))
+                                                 : "(character code " + std::to_string(code) + ")";
+    throw UsageError("--class: unknown class " + shown + " (expected one of S W A B C D E F)");
+  }
+  config.problem.problem_class = pc->name;
+}
+
+void set_size(RunConfig& config, GridSize size) {
+  for (const int n : {size.nx, size.ny, size.nz}) {
+    if (n < kMinimumGridPoints) {
+      throw UsageError("--size " + std::to_string(size.nx) + " " + std::to_string(size.ny) + " " +
+                       std::to_string(size.nz) + ": every dimension needs at least " +
+                       std::to_string(kMinimumGridPoints) + " points");
+    }
+  }
+  config.problem.size = size;
+}
+
+void set_iterations(RunConfig& config, int iterations) {
+  config.problem.iterations = at_least("iterations", iterations, 1);
+}
+
+void set_dt(RunConfig& config, double dt) {
+  if (!std::isfinite(dt) || dt <= 0.0) {
+    std::ostringstream shown;
+    shown.precision(17);
+    shown << dt;
+    throw UsageError("--dt must be a positive number, got " + shown.str());
+  }
+  config.problem.dt = dt;
+}
+
+Problem resolve_problem(const ProblemSpec& spec) {
+  Problem p;
+  const auto pc = spec.problem_class ? find_problem_class(*spec.problem_class) : std::nullopt;
+  if (pc) p = {pc->name, {pc->n, pc->n, pc->n}, pc->itmax, pc->dt, pc->reference};
+  if (!pc && !spec.size) {
+    throw UsageError("no problem given: name a class (S W A B C D E F) or give --size NX NY NZ");
+  }
+  if (!pc && (!spec.iterations || !spec.dt))
+    throw UsageError("a custom --size needs --iterations N and --dt X");
+  if (spec.size) p.grid = *spec.size;
+  if (spec.iterations) p.iterations = *spec.iterations;
+  if (spec.dt) p.dt = *spec.dt;
+  // Anything that changes the tabulated problem makes it a custom run.
+  if (pc && (p.grid != GridSize{pc->n, pc->n, pc->n} || p.iterations != pc->itmax || p.dt != pc->dt)) {
+    p.problem_class = 'U';
+    p.reference.reset();
+  }
+  return p;
+}
+
+bool problem_from_checkpoint(const RunConfig& config) {
+  return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size;
+}
+
+Problem validate(const RunConfig& config) {
+  const Problem problem = problem_from_checkpoint(config) ? Problem{} : resolve_problem(config.problem);
+  check_placement(config);
+  for (const auto& m : kModeOptions) {
+    if (config.given.count(m.option) && !m.applies(config)) {
+      throw UsageError("--" + std::string(m.option) + " only applies with " + std::string(m.needs));
+    }
+  }
+  return problem;
+}
+
+void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks) {
+  const GridSize& g = problem.grid;
+  // Messages count whole columns (lu/mpi/message_units.hpp): one column's
+  // doubles must fit the column datatype's int element count.
+  if (std::int64_t(Field5::kComponents) * g.nx * g.nz > INT_MAX) {
+    throw UsageError("grid too large: a column of " + std::to_string(g.nx) + "x" + std::to_string(g.nz) +
+                     " points exceeds MPI's message size");
+  }
+  const int max_ranks = Partition::max_ranks(g.interior_columns());
+  if (ranks > max_ranks) {
+    throw UsageError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
+                     std::to_string(g.ny - 2) + " interior columns with at least " +
+                     std::to_string(kMinimumColumnWidth) + " columns each (at most " +
+                     std::to_string(max_ranks) + " ranks)");
+  }
+  parsed_by("emulate-speeds", [&] {
+    config.emulation.check_ranks(ranks);
+    return 0;
+  });
+  const auto& weights = config.placement.weights;
+  if (weights.source == WeightSource::list && weights.file.empty() &&
+      static_cast<int>(weights.values.size()) != ranks) {
+    throw UsageError("--weights gives " + std::to_string(weights.values.size()) +
+                     " weights but the run has " + std::to_string(ranks) + " ranks");
+  }
+  const auto& columns = config.placement.columns;
+  if (columns.empty()) return;
+  if (static_cast<int>(columns.size()) != ranks) {
+    throw UsageError("--columns gives " + std::to_string(columns.size()) + " widths but the run has " +
+                     std::to_string(ranks) + " ranks");
+  }
+  parsed_by("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
+}
+
+void check_effect(const RunConfig& config, const Problem& problem, int iterations_done) {
+  const int last = problem.iterations;
+  if (last <= 0) return;  // the problem comes from a checkpoint: checked once it is read
+  const auto given = [&](std::string_view o) { return config.given.count(o) > 0; };
+  const int every = config.checkpoint.every;
+  // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the
+  // report).
+  const int first_checkpoint = every > 0 ? (iterations_done / every + 1) * every : 0;
+  if (every > 0 && !config.checkpoint.path.empty() && first_checkpoint >= last) {
+    throw UsageError(
+        "--checkpoint-every " + std::to_string(every) +
+        " is beyond the last iteration: the first checkpoint would follow iteration " +
+        std::to_string(first_checkpoint) + ", the run ends at " + std::to_string(last) +
+        (iterations_done ? " (continuing after " + std::to_string(iterations_done) + ")" : std::string()) +
+        " and writes its report instead: no checkpoint would be written (give at most " +
+        std::to_string(last - 1 - iterations_done) + "; a SIGTERM/SIGINT still writes one)");
+  }
+  if (given("emulate-speeds") && config.emulation.active() &&
+      config.emulation.segments().back().from_iteration > last) {
+    throw UsageError("--emulate-speeds: the segment @" +
+                     std::to_string(config.emulation.segments().back().from_iteration) +
+                     " starts after the last iteration (" + std::to_string(last) +
+                     "): it would never take effect");
+  }
+  if (given("balance-every") && config.balance.mode == BalanceMode::diffusive &&
+      config.balance.diffusive.every > last - iterations_done) {
+    throw UsageError("--balance-every " + std::to_string(config.balance.diffusive.every) +
+                     " is beyond the last iteration (" + std::to_string(last) + " iterations, " +
+                     std::to_string(last - iterations_done) + " to run): the balancer would never run");
+  }
+}
+
+std::vector<RunFile> run_files(const RunConfig& config) {
+  std::vector<RunFile> files;
+  if (!config.output.json.empty()) files.push_back({"--json", config.output.json, true});
+  if (!config.output.trace.empty()) files.push_back({"--trace", config.output.trace, true});
+  if (!config.checkpoint.path.empty()) files.push_back({"--checkpoint", config.checkpoint.path, true});
+  if (!config.checkpoint.restart.empty()) files.push_back({"--restart", config.checkpoint.restart, false});
+  if (!config.placement.weights.file.empty())
+    files.push_back({"--weights @FILE", config.placement.weights.file, false});
+  return files;
+}
+
+std::string probe_outputs(const RunConfig& config) {
+  const OutputConfig& output = config.output;
+  if (auto problem = same_file_problem(run_files(config)); !problem.empty()) return problem;
+  if (!output.json.empty()) {
+    if (auto problem = output_path_problem("--json", output.json); !problem.empty()) return problem;
+  }
+  if (!output.trace.empty()) {
+    if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty())
+      return problem;
+  }
+  if (!config.checkpoint.path.empty()) {
+    if (auto problem = output_path_problem("--checkpoint", config.checkpoint.path); !problem.empty())
+      return problem;
+  }
+  return {};
+}
+
+}  // namespace npblu

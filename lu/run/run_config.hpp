@@ -1,0 +1,163 @@
+#pragma once
+// The typed run configuration: the problem, where the stripes go, the
+// balancer, the speed emulation and the outputs. The lu command line
+// (options.cpp) and the C API (interop/c/npblu_c.cpp) both fill it through the
+// setters below, so both accept and refuse exactly the same things.
+//
+// Every input is validated in run_config.cpp, in three stages, each message
+// naming the option and the problem:
+//  1. a value, when it is set (set_option, set_class, set_size, ...);
+//  2. the combination of options, before a run (validate);
+//  3. what depends on the rank count (validate_for_ranks), and the output
+//     paths, probed by rank 0 (probe_outputs), at the start of a run.
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "balance/diffusive_balancer.hpp"
+#include "balance/weights.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/grid.hpp"
+#include "lu/mpi/request_wait.hpp"
+#include "lu/speed_emulation.hpp"
+#include "verify/class_table.hpp"
+
+namespace npblu {
+
+/// Bad input: the message names the option and the problem; exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Smallest number of points per direction: the boundary stencils of the
+/// fourth-order dissipation (two points in from each side) must not overlap.
+inline constexpr int kMinimumGridPoints = 6;
+
+enum class BalanceMode { off, static_stripes, diffusive };
+/// "off", "static", "diffusive"
+std::string to_string(BalanceMode mode);
+
+/// The problem as given: a class, and/or explicit values overriding it.
+struct ProblemSpec {
+  std::optional<char> problem_class;
+  std::optional<GridSize> size;
+  std::optional<int> iterations;
+  std::optional<double> dt;
+};
+
+/// The problem to solve (resolve_problem).
+struct Problem {
+  char problem_class = 'U';  // tabulated class, or 'U' for custom
+  GridSize grid;
+  int iterations = 0;
+  double dt = 0.0;
+  std::optional<ReferenceValues> reference;  // absent for class U
+};
+
+struct PlacementConfig {
+  WeightSpec weights;        // --weights (equal by default)
+  std::vector<int> columns;  // --columns: explicit widths per rank, if given
+  int calibration_iterations = 5;
+};
+
+struct BalanceConfig {
+  BalanceMode mode = BalanceMode::static_stripes;
+  BalancerSettings diffusive;  // every, threshold, damping: only for BalanceMode::diffusive
+};
+
+/// How the pipeline talks: how a rank waits for messages, and how many k
+/// planes go in one message (the same result either way).
+struct PipelineConfig {
+  WaitMode wait = WaitMode::automatic;
+  int planes_per_message = 1;
+};
+
+struct OutputConfig {
+  std::filesystem::path json;   // empty: no JSON report
+  std::filesystem::path trace;  // empty: no trace
+  bool trace_overwrite = false;
+  int trace_flush_every = 10;
+  bool quiet = false;
+  double progress_interval = 5.0;  // seconds between progress lines
+};
+
+/// Checkpoint and restart (README, "Checkpoint and restart").
+struct CheckpointConfig {
+  std::filesystem::path path;     // --checkpoint: written every `every` iterations and on SIGTERM/SIGINT
+  int every = 0;                  // --checkpoint-every (0: on a signal only)
+  std::filesystem::path restart;  // --restart: continue from this checkpoint
+};
+
+struct RunConfig {
+  ProblemSpec problem;
+  PlacementConfig placement;
+  BalanceConfig balance;
+  SpeedSchedule emulation;  // inactive unless --emulate-speeds
+  PipelineConfig pipeline;
+  OutputConfig output;
+  CheckpointConfig checkpoint;
+  /// Options set explicitly (for options that mean something in one mode only).
+  std::set<std::string, std::less<>> given;
+};
+
+/// One settable option: its name (without dashes), whether it is a flag,
+/// the value's name and a help line. The command line registers these.
+struct OptionInfo {
+  std::string_view name;
+  std::string_view short_name;  // "" or one letter
+  bool flag;
+  std::string_view value_name;
+  std::string_view help;
+};
+std::span<const OptionInfo> option_table();
+
+/// Sets option `name` (without dashes: "balance", "emulate-speeds", ...) from
+/// its text, converted and checked once, here. Flags take "", 1/0,
+/// true/false, yes/no or on/off. Throws UsageError (unknown name, bad value);
+/// `config` is then unchanged.
+void set_option(RunConfig& config, std::string_view name, std::string_view value);
+/// Typed setters, checked the same way.
+void set_class(RunConfig& config, char problem_class);
+void set_size(RunConfig& config, GridSize size);
+void set_iterations(RunConfig& config, int iterations);
+void set_dt(RunConfig& config, double dt);
+
+/// The problem from the class and overrides; throws UsageError when none is
+/// given or a custom size lacks iterations or dt. Anything that changes a
+/// tabulated problem makes it class U.
+Problem resolve_problem(const ProblemSpec& spec);
+
+/// Stage 2: the options together (a problem given, no conflicting placement,
+/// no option of another mode). Throws UsageError. With --restart and no
+/// problem option the problem is the checkpoint's, known only once the file
+/// is read: the Problem returned is then empty (iterations 0).
+Problem validate(const RunConfig& config);
+/// Whether the problem is to be taken from the --restart checkpoint (no
+/// class or size given; --iterations/--dt given with it must agree with it).
+bool problem_from_checkpoint(const RunConfig& config);
+
+/// Stage 3: what depends on the rank count (too many ranks, one width, weight
+/// or speed per rank, widths tiling the interior). Throws UsageError.
+void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks);
+
+/// Stage 3: settings that could have no effect in this run are refused
+/// (UsageError): --checkpoint-every with no multiple before the last
+/// iteration, an --emulate-speeds segment @N after it, --balance-every
+/// beyond the iterations left. `iterations_done`: a restart's starting point.
+void check_effect(const RunConfig& config, const Problem& problem, int iterations_done);
+
+/// Stage 3, on the rank that writes them: every output (JSON report, trace,
+/// checkpoint) can be written without destroying anything (output_files.hpp:
+/// a regular file or none yet, in a writable directory, a name whose aside
+/// name fits), and no two of the run's files (outputs, --restart, --weights
+/// @FILE) are one file. Returns "" or the problem.
+std::string probe_outputs(const RunConfig& config);
+/// The files a run names (output_files.hpp).
+std::vector<RunFile> run_files(const RunConfig& config);
+
+}  // namespace npblu
