@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run/run_config.hpp"
 
 using namespace npblu;

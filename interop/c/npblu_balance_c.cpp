@@ -18,7 +18,7 @@
 #include "interop/c/npblu_balance.h"
 #include "lu/mpi/agreement.hpp"
 #include "lu/migration/collective_balancer.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"

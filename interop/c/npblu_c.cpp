@@ -12,7 +12,7 @@
 
 #include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_handle.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu::c_api {

@@ -8,7 +8,7 @@
 
 #include "interop/c/npblu.h"
 #include "lu/run/benchmark.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run/run_config.hpp"
 #include "lu/mpi/communicator.hpp"
 

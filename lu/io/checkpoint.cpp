@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lu/mpi/agreement.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/field_checksum.hpp"
 #include "lu/mpi/message_tags.hpp"

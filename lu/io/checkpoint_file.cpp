@@ -11,7 +11,7 @@
 
 #include "lu/io/checkpoint_header.hpp"
 #include "lu/io/hdf5_objects.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/field.hpp"
 

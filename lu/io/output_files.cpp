@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 
 namespace npblu {
 

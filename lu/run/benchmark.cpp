@@ -16,7 +16,7 @@
 #include "balance/weights.hpp"
 #include "lu/io/checkpoint.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/io/partition_trace.hpp"
 #include "lu/migration/runtime_balancing.hpp"

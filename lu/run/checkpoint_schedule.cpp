@@ -1,6 +1,6 @@
 #include "lu/run/checkpoint_schedule.hpp"
 
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run/stop_signals.hpp"
 
 namespace npblu {

@@ -6,7 +6,7 @@
 
 #include "lu/run/benchmark.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run/options.hpp"
 
 namespace {

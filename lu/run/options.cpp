@@ -4,7 +4,7 @@
 #include <map>
 #include <vector>
 
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 
 namespace npblu {
 

@@ -15,7 +15,7 @@
 
 #include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
-#include "lu/run/messages.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/field.hpp"
 
