@@ -243,7 +243,8 @@ def rank_statuses(stderr):
 
 def sigterm_mode(ctx):
     _, reference = finished_run(ctx, 1, ctx.rest_plain + ["--quiet"], True)
-    checkpoint = path_in(ctx, "sigterm") + ".h5"
+    # A name a shell would split and unquote: the hint must give it back as one word.
+    checkpoint = path_in(ctx, "sig term 'x' $HOME") + ".h5"
     cmd = [*launcher(ctx, ctx.np), "sh", "-c", RANK_WRAPPER, "sh", ctx.lu, *ctx.rest,
            "--checkpoint", checkpoint, "--progress-interval", "0.01"]
     print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
@@ -270,7 +271,11 @@ def sigterm_mode(ctx):
     if stopped_at >= reference["iterations"] or "Verification" in out:
         fail("the run was not stopped mid-run", proc)
     print(lines[0])
-    proc, report = finished_run(ctx, 1, ["--restart", checkpoint, "--quiet"], True)
+    hint = lines[0].split("continue with ", 1)[-1]
+    words = shlex.split(hint)
+    if words != ["--restart", checkpoint]:
+        fail(f"the restart hint {hint!r} reads as {words} in a shell, not --restart and the checkpoint", proc)
+    proc, report = finished_run(ctx, 1, [*words, "--quiet"], True)
     if report["field_checksum"] != reference["field_checksum"]:
         fail("the restart from the SIGTERM checkpoint ended with another field", proc)
     print(f"restart from iteration {stopped_at}: verified, checksum {report['field_checksum']}")
