@@ -1,7 +1,9 @@
 #include "balance/balancer_session.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace npblu {
 
@@ -37,6 +39,42 @@ void BalancerSession::record_price_and_outcome(std::span<const WindowReport> rep
   rec.price_paid = paid;
   rec.measured_after = measured_imbalance(reports);
   if (paid > 0.0) prices_.push_back(paid);
+}
+
+namespace {
+constexpr double kStateVersion = 1.0;
+}
+
+std::vector<double> BalancerSession::saved_state() const {
+  StateWriter out;
+  out.put(kStateVersion);
+  out.put(current_.ranks());
+  balancer_.save(out);
+  out.put_series(prices_);
+  out.put(decisions_);
+  out.put(moved_columns_);
+  return std::move(out).take();
+}
+
+void BalancerSession::restore_state(std::span<const double> state) {
+  StateReader in(state);
+  if (in.take() != kStateVersion) throw std::invalid_argument("balancer state: unknown version");
+  if (in.take_count(1L << 24, "rank count") != current_.ranks())
+    throw std::invalid_argument("balancer state: saved on another number of ranks");
+  DiffusiveBalancer balancer = balancer_;
+  balancer.restore(in);
+  std::vector<double> prices = in.take_series(1L << 30, "price count");
+  for (const double p : prices)
+    if (!(std::isfinite(p) && p >= 0.0))
+      throw std::invalid_argument("balancer state: a step price is not finite");
+  const int decisions = static_cast<int>(in.take_count(1L << 30, "decision count"));
+  const int moved = static_cast<int>(in.take_count(1L << 30, "moved column count"));
+  if (!in.done()) throw std::invalid_argument("balancer state: numbers left over");
+  balancer_ = std::move(balancer);
+  prices_ = std::move(prices);
+  decisions_ = decisions;
+  moved_columns_ = moved;
+  awaiting_outcome_ = false;  // a step's price comes with the window after it: that window was not saved
 }
 
 void BalancerSession::set_current(const Partition& p) {

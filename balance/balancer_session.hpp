@@ -71,6 +71,15 @@ class BalancerSession {
   /// one iteration).
   [[nodiscard]] double step_price() const;
 
+  /// What the session has learnt (cost evidence, measured step prices,
+  /// counts) as numbers a checkpoint keeps (balancer_state.hpp). Settings
+  /// and partitions are not in it: the checkpoint has them already.
+  [[nodiscard]] std::vector<double> saved_state() const;
+  /// Continues from saved_state() of a session on as many ranks. Throws
+  /// std::invalid_argument (and changes nothing) when the numbers are
+  /// damaged, of another version or of another rank count.
+  void restore_state(std::span<const double> state);
+
  private:
   void record_price_and_outcome(std::span<const WindowReport> reports);
   DiffusiveBalancer balancer_;

@@ -196,6 +196,33 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
   return false;
 }
 
+void CostEvidence::save(StateWriter& out) const {
+  out.put(static_cast<double>(segment_.size()));
+  for (const auto& series : segment_) out.put_series(series);
+  for (const double v : {closed_.squares, closed_.products, closed_.count, closed_.pairs, closed_.series})
+    out.put(v);
+  out.put(periods_seen_);
+}
+
+void CostEvidence::restore(StateReader& in) {
+  constexpr long kMaxRanks = 1L << 24;
+  Series segment(static_cast<std::size_t>(in.take_count(kMaxRanks, "rank count")));
+  for (auto& series : segment) {
+    series = in.take_series(kMaxSegment, "segment length");
+    if (series.size() != segment[0].size())
+      throw std::invalid_argument("balancer state: ranks hold unequal samples");
+  }
+  NoiseSums closed;
+  for (double* v : {&closed.squares, &closed.products, &closed.count, &closed.pairs, &closed.series}) {
+    *v = in.take();
+    if (!std::isfinite(*v)) throw std::invalid_argument("balancer state: a noise sum is not finite");
+  }
+  const int periods = static_cast<int>(in.take_count(1L << 30, "sample count"));
+  segment_ = std::move(segment);
+  closed_ = closed;
+  periods_seen_ = periods;
+}
+
 void CostEvidence::restart() {
   closed_.add(sums_of(segment_));
   for (auto& x : segment_) x.clear();

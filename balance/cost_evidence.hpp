@@ -20,6 +20,8 @@
 #include <span>
 #include <vector>
 
+#include "balance/balancer_state.hpp"
+
 namespace npblu {
 
 struct CostEstimate {
@@ -55,6 +57,9 @@ class CostEvidence {
   void restart();
   [[nodiscard]] CostEstimate estimate() const;
   [[nodiscard]] int samples() const { return segment_.empty() ? 0 : static_cast<int>(segment_[0].size()); }
+  /// The evidence as numbers (balancer_state.hpp), and back.
+  void save(StateWriter& out) const;
+  void restore(StateReader& in);
 
  private:
   struct NoiseSums {

@@ -38,6 +38,18 @@ void validate(const BalancerSettings& s) {
 
 DiffusiveBalancer::DiffusiveBalancer(BalancerSettings settings) : settings_(settings) { validate(settings_); }
 
+void DiffusiveBalancer::save(StateWriter& out) const {
+  evidence_.save(out);
+  out.put(windows_since_move_);
+}
+
+void DiffusiveBalancer::restore(StateReader& in) {
+  CostEvidence evidence;
+  evidence.restore(in);
+  windows_since_move_ = static_cast<int>(in.take_count(1L << 30, "window count"));
+  evidence_ = std::move(evidence);
+}
+
 RankWindow DiffusiveBalancer::effective(const RankWindow& measured, double share) {
   // Daemons and the launcher take a few percent of any core now and then:
   // below a tenth that is noise, not a shared core.

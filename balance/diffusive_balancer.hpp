@@ -120,6 +120,10 @@ class DiffusiveBalancer {
   [[nodiscard]] BalanceDecision decide(const Partition& current, std::span<const RankSamples> window,
                                        StepOutlook outlook = {});
 
+  /// The evidence and persistence count as numbers (balancer_state.hpp), and back.
+  void save(StateWriter& out) const;
+  void restore(StateReader& in);
+
  private:
   /// Whether one more window of evidence is worth more than moving now:
   /// sharper estimates leave less imbalance for the rest of the horizon.

@@ -329,6 +329,58 @@ TEST(BalancerSession, LogsPredictedAndMeasuredImbalanceAndThePricePaid) {
   EXPECT_DOUBLE_EQ(s.step_price(), 4.0);
 }
 
+// A restart continues the balancer: a session restored from another's saved
+// state decides, window after window, exactly as the one that went on.
+TEST(BalancerSession, RestoredStateContinuesBitForBit) {
+  const std::vector<double> cost{1.0, 1.0, 2.0, 1.0};
+  Noise noise(0.03, 0.5);
+  BalancerSession going_on(settings(0.0, 0.5), Partition::equal({1, 80}, 4));
+  int iteration = 0;
+  auto next_reports = [&](const BalancerSession& s, double migration) {
+    std::vector<WindowReport> reports;
+    for (auto& w : window_for(s.current(), cost, 5, &noise)) reports.push_back({w, migration});
+    return reports;
+  };
+  for (int window = 0; window < 6; ++window) {
+    iteration += 5;
+    going_on.decide(iteration, next_reports(going_on, going_on.steps() > 0 ? 0.01 : 0.0), 400 - iteration);
+  }
+  ASSERT_GT(going_on.steps(), 0);
+  BalancerSession restored(settings(0.0, 0.5), going_on.current());
+  restored.restore_state(going_on.saved_state());
+  EXPECT_EQ(restored.saved_state(), going_on.saved_state());
+  EXPECT_EQ(restored.step_price(), going_on.step_price());
+  EXPECT_EQ(restored.moved_columns(), going_on.moved_columns());
+  for (int window = 0; window < 30; ++window) {
+    iteration += 5;
+    const auto reports = next_reports(going_on, 0.0);  // the same windows for both
+    const BalanceDecision a = going_on.decide(iteration, reports, 400 - iteration);
+    const BalanceDecision b = restored.decide(iteration, reports, 400 - iteration);
+    ASSERT_EQ(a.partition, b.partition) << "window " << window;
+  }
+  EXPECT_EQ(restored.saved_state(), going_on.saved_state());
+}
+
+TEST(BalancerSession, DamagedOrForeignStateRefusedAndNothingChanged) {
+  BalancerSession s(settings(), Partition::equal({1, 40}, 2));
+  std::vector<WindowReport> reports;
+  for (auto& w : window_for(s.current(), {1.0, 1.5})) reports.push_back({w, 0.0});
+  s.decide(5, reports, 100);
+  const std::vector<double> good = s.saved_state();
+  BalancerSession other(settings(), Partition::equal({1, 40}, 3));
+  EXPECT_THROW(other.restore_state(good), std::invalid_argument);  // another rank count
+  BalancerSession fresh(settings(), Partition::equal({1, 40}, 2));
+  const std::vector<double> before = fresh.saved_state();
+  std::vector<std::vector<double>> bad{{}, {good.begin(), good.end() - 1}, good, good, good};
+  bad[2][0] = 99;                            // another version
+  bad[3].push_back(0.0);                     // numbers left over
+  bad[4][bad[4].size() - 3] = std::nan("");  // a NaN where a count belongs
+  for (const auto& state : bad) {
+    EXPECT_THROW(fresh.restore_state(state), std::invalid_argument);
+    EXPECT_EQ(fresh.saved_state(), before);
+  }
+}
+
 TEST(WindowSummary, EverySampleAndTheCoreShare) {
   const std::vector<IterationTiming> w{
       {9.0, 0.0, 1.0, 1.0}, {1.0, 2.0, 1.0, 0.0}, {1.2, 2.2, 1.0, 0.0}, {1.1, 2.1, 1.0, 0.0}};
