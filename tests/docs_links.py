@@ -112,13 +112,13 @@ def main():
     parser.add_argument("pages", nargs="*", help="Markdown files (default: README.md and docs/*.md)")
     args = parser.parse_args()
     self_test()
-    root = os.path.normpath(args.root)
+    root = os.path.abspath(args.root)
     pages = args.pages
     if not pages:
-        docs = os.path.join(root, "docs")
-        pages = [os.path.join(root, "README.md")]
-        if os.path.isdir(docs):
-            pages += sorted(os.path.join(docs, p) for p in os.listdir(docs) if p.endswith(".md"))
+        os.chdir(root)  # pages named as in the repository: README.md, docs/usage.md, ...
+        pages = ["README.md"]
+        if os.path.isdir("docs"):
+            pages += sorted(os.path.join("docs", p) for p in os.listdir("docs") if p.endswith(".md"))
     problems = []
     for page in pages:
         if not os.path.isfile(page):
