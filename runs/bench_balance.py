@@ -74,6 +74,86 @@ def compare(a, title, variants, ideal_factor, windows, settle):
     return results
 
 
+def steady_section(a, its):
+    s = "1,0.444"
+    compare(a, f"steady heterogeneity --emulate-speeds {s}", {
+        "off": (2, ["--balance", "off", "--emulate-speeds", s]),
+        "static": (2, ["--weights", s, "--emulate-speeds", s]),
+        "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
+    }, 2 / 1.444, [(11, 20), (21, 30), (its - 9, its)], settle=30)
+
+
+def changing_section(a, its):
+    s = "1,1;@80:1,0.5"
+    factor = (79 * 2 / 2 + (its - 79) * 2 / 1.5) / its
+    compare(a, f"changing load --emulate-speeds '{s}'", {
+        "off": (2, ["--balance", "off", "--emulate-speeds", s]),
+        "static": (2, ["--balance", "static", "--emulate-speeds", s]),
+        "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
+    }, factor, [(71, 79), (81, 90), (91, 100), (its - 9, its)], settle=100)
+
+
+def noharm_section(a):
+    # Every K: diffusive and off alternate, so drift hits both alike.
+    print(f"\n== no harm: 2 equal ranks, class {a.cls}, alternating, medians of {a.repeats}")
+    for k in a.every:
+        times = {"off": [], "diffusive": []}
+        late = []
+        for _ in range(a.repeats):
+            times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
+            r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
+            times["diffusive"].append(r["time_s"])
+            late.append(late_moves(r, 20))
+        off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
+        print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
+              f"columns moved after iteration 20 per run: {late}", flush=True)
+
+
+def defaults_section(a):
+    """Slow (13 runs a repeat): only on request."""
+    grid = [(k, d) for k in (2, 5, 10) for d in (0.5, 1.0)]
+    base, steady, equal = [], {g: [] for g in grid}, {g: [] for g in grid}
+    for _ in range(a.repeats):
+        base.append(run(a, 2, [])["time_s"])
+        for k, d in grid:
+            knobs = ["--balance", "diffusive", "--balance-every", str(k), "--balance-damping", str(d)]
+            steady[(k, d)].append(run(a, 2, [*knobs, "--emulate-speeds", "1,0.444"]))
+            equal[(k, d)].append(run(a, 2, knobs))
+    ideal = statistics.median(base) * 2 / 1.444
+    print(f"\n== defaults: steady 1,0.444 and 2 equal ranks; ideal {ideal:.3f} s; medians of {a.repeats}")
+    print(f"{'K':>3} {'damping':>8} {'steady/ideal':>13} {'imb21-30':>9} {'equal: late moves per run':>27}")
+    for k, d in grid:
+        r = median_run(steady[(k, d)])
+        late = [late_moves(x, 20) for x in equal[(k, d)]]
+        print(f"{k:>3} {d:>8} {r['time_s'] / ideal:>13.3f} {window_imbalance(r, 21, 30):>9.3f} {str(late):>27}")
+
+
+def core_shares(r):
+    h = r["history"]
+    cpu = [sum(row[q] for row in h["on_cpu_s"]) for q in range(r["ranks"])]
+    busy = [cpu[q] + sum(row[q] for row in h["run_delay_s"]) for q in range(r["ranks"])]
+    return ",".join(f"{c / b:.2f}" if b > 0 else "n/a" for c, b in zip(cpu, busy))
+
+
+def real_section(a):
+    pin = [0, 1, 1]
+    print("\n== real heterogeneity: 3 ranks on 2 cores (rank 0 on core 0; ranks 1, 2 share core 1)")
+    # Hand-picked static stripes beside them: how much any partition can
+    # do when two pipeline stages time-share one core.
+    variants = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"])]
+    variants += [(f"static {c}", ["--balance", "static", "--columns", c])
+                 for c in ("26,18,18", "31,16,15", "36,13,13")]
+    results = {name: [] for name, _ in variants}
+    for _ in range(a.repeats):
+        for name, args in variants:
+            results[name].append(run(a, 3, args, pin))
+    for name, runs in results.items():
+        r = median_run(runs)
+        print(f"{name:18} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
+              f"final columns {','.join(map(str, r['columns']))}  core shares {core_shares(r)}  "
+              f"(times {[round(x['time_s'], 2) for x in runs]})")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
@@ -82,82 +162,18 @@ def main():
     p.add_argument("--only", choices=["steady", "changing", "noharm", "defaults", "real"])
     p.add_argument("--every", type=int, nargs="*", default=[1, 5, 20], help="noharm: --balance-every values")
     a = p.parse_args()
-    want = lambda s: a.only in (None, s) and s != "defaults"
-
+    want = lambda s: a.only in (None, s) and s != "defaults"  # noqa: E731
     its = 250 if a.cls in "ABC" else 300
-
     if want("steady"):
-        s = "1,0.444"
-        compare(a, f"steady heterogeneity --emulate-speeds {s}", {
-            "off": (2, ["--balance", "off", "--emulate-speeds", s]),
-            "static": (2, ["--weights", s, "--emulate-speeds", s]),
-            "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
-        }, 2 / 1.444, [(11, 20), (21, 30), (its - 9, its)], settle=30)
-
+        steady_section(a, its)
     if want("changing"):
-        s = "1,1;@80:1,0.5"
-        factor = (79 * 2 / 2 + (its - 79) * 2 / 1.5) / its
-        compare(a, f"changing load --emulate-speeds '{s}'", {
-            "off": (2, ["--balance", "off", "--emulate-speeds", s]),
-            "static": (2, ["--balance", "static", "--emulate-speeds", s]),
-            "diffusive": (2, ["--balance", "diffusive", "--emulate-speeds", s]),
-        }, factor, [(71, 79), (81, 90), (91, 100), (its - 9, its)], settle=100)
-
+        changing_section(a, its)
     if want("noharm"):
-        # Every K: diffusive and off alternate, so drift hits both alike.
-        print(f"\n== no harm: 2 equal ranks, class {a.cls}, alternating, medians of {a.repeats}")
-        for k in a.every:
-            times = {"off": [], "diffusive": []}
-            late = []
-            for _ in range(a.repeats):
-                times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
-                r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
-                times["diffusive"].append(r["time_s"])
-                late.append(late_moves(r, 20))
-            off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
-            print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
-                  f"columns moved after iteration 20 per run: {late}", flush=True)
-
-    if a.only == "defaults":  # slow (13 runs a repeat): only on request
-        grid = [(k, d) for k in (2, 5, 10) for d in (0.5, 1.0)]
-        base, steady, equal = [], {g: [] for g in grid}, {g: [] for g in grid}
-        for _ in range(a.repeats):
-            base.append(run(a, 2, [])["time_s"])
-            for k, d in grid:
-                knobs = ["--balance", "diffusive", "--balance-every", str(k), "--balance-damping", str(d)]
-                steady[(k, d)].append(run(a, 2, [*knobs, "--emulate-speeds", "1,0.444"]))
-                equal[(k, d)].append(run(a, 2, knobs))
-        ideal = statistics.median(base) * 2 / 1.444
-        print(f"\n== defaults: steady 1,0.444 and 2 equal ranks; ideal {ideal:.3f} s; medians of {a.repeats}")
-        print(f"{'K':>3} {'damping':>8} {'steady/ideal':>13} {'imb21-30':>9} {'equal: late moves per run':>27}")
-        for k, d in grid:
-            r = median_run(steady[(k, d)])
-            late = [late_moves(x, 20) for x in equal[(k, d)]]
-            print(f"{k:>3} {d:>8} {r['time_s'] / ideal:>13.3f} {window_imbalance(r, 21, 30):>9.3f} {str(late):>27}")
-
-    def core_shares(r):
-        h = r["history"]
-        cpu = [sum(row[q] for row in h["on_cpu_s"]) for q in range(r["ranks"])]
-        busy = [cpu[q] + sum(row[q] for row in h["run_delay_s"]) for q in range(r["ranks"])]
-        return ",".join(f"{c / b:.2f}" if b > 0 else "n/a" for c, b in zip(cpu, busy))
-
+        noharm_section(a)
+    if a.only == "defaults":
+        defaults_section(a)
     if want("real"):
-        pin = [0, 1, 1]
-        print("\n== real heterogeneity: 3 ranks on 2 cores (rank 0 on core 0; ranks 1, 2 share core 1)")
-        # Hand-picked static stripes beside them: how much any partition can
-        # do when two pipeline stages time-share one core.
-        variants = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"])]
-        variants += [(f"static {c}", ["--balance", "static", "--columns", c])
-                     for c in ("26,18,18", "31,16,15", "36,13,13")]
-        results = {name: [] for name, _ in variants}
-        for _ in range(a.repeats):
-            for name, args in variants:
-                results[name].append(run(a, 3, args, pin))
-        for name, runs in results.items():
-            r = median_run(runs)
-            print(f"{name:18} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
-                  f"final columns {','.join(map(str, r['columns']))}  core shares {core_shares(r)}  "
-                  f"(times {[round(x['time_s'], 2) for x in runs]})")
+        real_section(a)
 
 
 if __name__ == "__main__":
