@@ -199,6 +199,39 @@ static void invalid_communicators(void) {
   npblu_balancer_destroy(&b);
 }
 
+/* One extra balancer feed on one rank (issue 22): with every = 2, both ranks feed three times, then
+ * rank 0 feeds a fourth time (a deciding feed, collective) while rank 1 destroys the balancer. Both
+ * calls meet in their agreement first and are refused alike, naming the two calls; nothing is
+ * recorded or freed, and the balancer goes on (one more feed each, a decision, then destroy). */
+static void balancer_extra_feed(void) {
+  npblu_balance_settings s;
+  npblu_balance_settings_default(&s);
+  s.every = 2;
+  s.core_share = 0;
+  npblu_balancer* b = NULL;
+  check(npblu_balancer_create(&b, MPI_COMM_WORLD, 40, NULL, NULL, &s, NULL, 0) == NPBLU_OK,
+        "balancer create");
+  int changed = 0;
+  for (int i = 0; i < 3; ++i) check(npblu_balancer_feed(b, 1.0, 0.0, &changed) == NPBLU_OK, "feed");
+  changed = 7;
+  alarm(5);
+  const int status = rank == 0 ? npblu_balancer_feed(b, 1.0, 0.0, &changed) : npblu_balancer_destroy(&b);
+  alarm(0);
+  same_refusal(status, npblu_balancer_error_message(b),
+               "rank 0 called npblu_balancer_feed, rank 1 called npblu_balancer_destroy");
+  check(b != NULL, "a refused destroy freed the balancer");
+  if (rank == 0) check(changed == 0, "a refused feed reported a change");
+  int decisions = -1;
+  npblu_balancer_totals(b, &decisions, NULL, NULL);
+  check(decisions == 1, "the refused feed decided");
+  alarm(5);
+  check(npblu_balancer_feed(b, 1.0, 0.0, &changed) == NPBLU_OK, "the feed after the refusal");
+  npblu_balancer_totals(b, &decisions, NULL, NULL);
+  check(decisions == 2, "the feed after the refusal did not decide");
+  check(npblu_balancer_destroy(&b) == NPBLU_OK && b == NULL, "destroy after the refusal");
+  alarm(0);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -228,6 +261,8 @@ int main(int argc, char** argv) {
     checkpoint_fifo();
   else if (!strcmp(c, "invalid_communicators"))
     invalid_communicators();
+  else if (!strcmp(c, "balancer_extra_feed"))
+    balancer_extra_feed();
   else {
     if (rank == 0) fprintf(stderr, "unknown case '%s'\n", c);
     failures = 1;
