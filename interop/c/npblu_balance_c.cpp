@@ -33,7 +33,7 @@ struct npblu_balancer {
   int rank = 0;
   npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
   std::vector<npblu::IterationTiming> window;
-  int fed = 0;           // feeds so far: the horizon of a step is as many again
+  int fed = 0;           // feeds so far: the iteration the session counts (due) and the horizon of a step
   std::string bad_feed;  // why a feed of this window was refused ("" if none)
   npblu::RunQueueClock clock;
   npblu::RunQueueClock::Reading last_reading;
@@ -345,11 +345,11 @@ int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, in
                                  double* imbalance_before, double* imbalance_after) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
   const npblu::BalanceDecision& d = h->balancer.session().last();
-  const double mean = d.predicted_mean;
+  const npblu::PredictedImbalance predicted = npblu::predicted_imbalance(d);  // as the session's log
   if (moved_columns) *moved_columns = d.moved_columns;
   if (moves) std::copy(d.moves.begin(), d.moves.end(), moves);
-  if (imbalance_before) *imbalance_before = mean > 0.0 ? d.predicted_before / mean : 0.0;
-  if (imbalance_after) *imbalance_after = mean > 0.0 ? d.predicted_after / mean : 0.0;
+  if (imbalance_before) *imbalance_before = predicted.before;
+  if (imbalance_after) *imbalance_after = predicted.after;
   return NPBLU_OK;
 }
 
