@@ -1,10 +1,11 @@
 #pragma once
 // The C API's one map from exceptions to status codes and messages, shared
 // by both handles (npblu_solver of npblu.h, npblu_balancer of
-// npblu_balance.h), with the last-message copy and the checks of a
-// communicator a handle is created on. Internal to the libraries. Needs
-// only MPI and lu/mpi (the agreed errors): it ships in the standalone
-// balance library too, without the solver.
+// npblu_balance.h), with the last-message copy, the checks of a
+// communicator a handle is created on and the agreed destroy. Internal to
+// the libraries. Needs only MPI, lu/mpi (the agreed errors) and
+// npblu_agreement: it ships in the standalone balance library too, without
+// the solver, HDF5 or lu/run.
 #include <mpi.h>
 
 #include <string>
