@@ -4,7 +4,8 @@
 !
 ! Columns are numbered 1..ncols; a rank owns jfirst:jlast (1-based,
 ! inclusive). Every procedure returns a status in ierr (NPBLU_OK = 0, the
-! codes of module npblu); npblu_balancer_error_message gives the text.
+! codes of module npblu_status, which this module and module npblu both
+! re-export); npblu_balancer_error_message gives the text.
 !
 ! Integer kinds: every procedure taking integers is generic over
 ! integer(int32) and integer(int64) arguments (one specific each, built from
