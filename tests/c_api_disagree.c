@@ -232,6 +232,32 @@ static void balancer_extra_feed(void) {
   alarm(0);
 }
 
+/* Two different collective balancer calls at once: set_widths on rank 0, migrate on rank 1. Both
+ * meet in their agreement first and are refused alike; nothing changes or moves. */
+static void balancer_widths_and_migrate(void) {
+  npblu_balancer* b = NULL;
+  check(npblu_balancer_create(&b, MPI_COMM_WORLD, 20, NULL, NULL, NULL, NULL, 0) == NPBLU_OK,
+        "balancer create");
+  int widths[2] = {8, 12};
+  double old_data[20], new_data[20];
+  const void* olds[1] = {old_data};
+  void* news[1] = {new_data};
+  size_t bytes[1] = {sizeof(double)};
+  alarm(5);
+  const int status =
+      rank == 0 ? npblu_balancer_set_widths(b, widths) : npblu_balancer_migrate(b, 1, olds, news, bytes, 0);
+  alarm(0);
+  same_refusal(status, npblu_balancer_error_message(b),
+               "rank 0 called npblu_balancer_set_widths, rank 1 called npblu_balancer_migrate");
+  int cuts[3];
+  npblu_balancer_cuts(b, cuts);
+  check(cuts[1] == 10, "a refused set_widths changed the partition");
+  alarm(5);
+  check(npblu_balancer_set_widths(b, widths) == NPBLU_OK, "set_widths after the refusal");
+  check(npblu_balancer_destroy(&b) == NPBLU_OK && b == NULL, "destroy after the refusal");
+  alarm(0);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -263,6 +289,8 @@ int main(int argc, char** argv) {
     invalid_communicators();
   else if (!strcmp(c, "balancer_extra_feed"))
     balancer_extra_feed();
+  else if (!strcmp(c, "balancer_widths_and_migrate"))
+    balancer_widths_and_migrate();
   else {
     if (rank == 0) fprintf(stderr, "unknown case '%s'\n", c);
     failures = 1;
