@@ -17,6 +17,12 @@ double measured_imbalance(std::span<const WindowReport> reports) {
   return sum > 0.0 ? max / (sum / reports.size()) : 0.0;
 }
 
+PredictedImbalance predicted_imbalance(const BalanceDecision& d) {
+  const double mean = d.predicted_mean;
+  if (!(mean > 0.0)) return {};
+  return {d.predicted_before / mean, d.predicted_after / mean};
+}
+
 BalancerSession::BalancerSession(BalancerSettings settings, Partition start)
     : balancer_(settings),
       current_(start),
@@ -103,10 +109,9 @@ const BalanceDecision& BalancerSession::decide(int iteration, std::span<const Wi
   if (last_.moved_columns == 0) return last_;
   current_ = last_.partition;
   moved_columns_ += last_.moved_columns;
-  const double mean = last_.predicted_mean;
-  log_.push_back({iteration, last_.moves, last_.moved_columns, mean > 0 ? last_.predicted_before / mean : 0.0,
-                  mean > 0 ? last_.predicted_after / mean : 0.0, measured_imbalance(reports), 0.0, last_.gain,
-                  last_.horizon, last_.price, 0.0});
+  const PredictedImbalance predicted = predicted_imbalance(last_);
+  log_.push_back({iteration, last_.moves, last_.moved_columns, predicted.before, predicted.after,
+                  measured_imbalance(reports), 0.0, last_.gain, last_.horizon, last_.price, 0.0});
   awaiting_outcome_ = true;
   return last_;
 }

@@ -92,6 +92,14 @@ class BalancerSession {
       false;  // the last decision moved: its price and outcome come with the next reports
 };
 
+/// The imbalance a decision predicts (slowest rank's compute over the mean,
+/// LAMMPS-style) for the stripes before and after it; 0 and 0 without usable
+/// costs. What the decision log records and the C API reports.
+struct PredictedImbalance {
+  double before = 0.0, after = 0.0;
+};
+PredictedImbalance predicted_imbalance(const BalanceDecision& d);
+
 /// Slowest rank's compute over the mean, from the reports' totals (0 if none).
 double measured_imbalance(std::span<const WindowReport> reports);
 

@@ -12,9 +12,10 @@ namespace {
 
 double parse_weight(const std::string& item, const std::string& where) {
   const std::optional<double> w = parse_double(item);
-  if (!w) throw std::invalid_argument(where + ": '" + item + "' is not a number");
+  const std::string prefix = where.empty() ? "" : where + ": ";
+  if (!w) throw std::invalid_argument(prefix + "'" + item + "' is not a number");
   if (!std::isfinite(*w) || *w <= 0.0) {
-    throw std::invalid_argument(where + ": weight " + item + " must be a positive finite number");
+    throw std::invalid_argument(prefix + "weight " + item + " must be a positive finite number");
   }
   return *w;
 }
@@ -33,7 +34,7 @@ std::vector<double> parse_weight_list(const std::string& text, const std::string
   std::string item;
   while (std::getline(in, item, ',')) weights.push_back(parse_weight(item, where));
   if (weights.empty() || text.back() == ',')
-    throw std::invalid_argument(where + ": empty weight in '" + text + "'");
+    throw std::invalid_argument((where.empty() ? "" : where + ": ") + "empty weight in '" + text + "'");
   return weights;
 }
 
@@ -64,15 +65,16 @@ WeightSpec WeightSpec::parse(const std::string& spec) {
   } else if (!spec.empty() && spec[0] == '@') {
     w.source = WeightSource::list;
     w.file = spec.substr(1);
-    if (w.file.empty()) throw std::invalid_argument("--weights @FILE: missing file name");
-  } else if (!spec.empty() && (std::isdigit(static_cast<unsigned char>(spec[0])) || spec[0] == '.' ||
-                               spec[0] == '-' || spec[0] == '+' ||
-                               parse_double(spec.substr(0, spec.find(','))))) {  // nan, inf: a list, refused below
+    if (w.file.empty()) throw std::invalid_argument("missing file name after '@'");
+  } else if (!spec.empty() &&
+             (std::isdigit(static_cast<unsigned char>(spec[0])) || spec[0] == '.' || spec[0] == '-' ||
+              spec[0] == '+' ||
+              parse_double(spec.substr(0, spec.find(','))))) {  // nan, inf: a list, refused below
     w.source = WeightSource::list;
-    w.values = parse_weight_list(spec, "--weights");
+    w.values = parse_weight_list(spec, "");
   } else {
     throw std::invalid_argument(
-        "--weights '" + spec +
+        "unknown weight source '" + spec +
         "': expected equal, mflops, bogomips, calibrate, a list like 2.25,1,1 or @FILE");
   }
   return w;

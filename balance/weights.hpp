@@ -16,12 +16,14 @@ struct WeightSpec {
 
   /// "equal", "mflops", "bogomips", "calibrate", "2.25,1,1" or "@FILE".
   /// A file is not read here (see parse_weight_file). Throws
-  /// std::invalid_argument naming the problem.
+  /// std::invalid_argument naming the problem and the value, never a
+  /// command-line flag (front ends prefix their option's name).
   static WeightSpec parse(const std::string& spec);
   [[nodiscard]] std::string describe() const;
 };
 
-/// "2.25,1,1" -> {2.25, 1, 1}; every value finite and > 0.
+/// "2.25,1,1" -> {2.25, 1, 1}; every value finite and > 0. Errors are
+/// prefixed with `where` (none when empty).
 std::vector<double> parse_weight_list(const std::string& text, const std::string& where);
 /// One weight per line; blank lines and '#' comments are ignored.
 std::vector<double> parse_weight_file(const std::string& contents, const std::string& path);

@@ -52,6 +52,48 @@ static void expect_refused_create(const char* what, int columns, const int* widt
   if (rank == 0) printf("refused %-28s: %s\n", what, message);
 }
 
+/* Each bad balancer setting: NPBLU_ERROR_ARGUMENT on every rank with the same message, naming the
+ * setting the caller gave and the value (never lu's command-line flag). */
+static void test_bad_settings(void) {
+  static const struct {
+    const char* what;
+    const char* needle; /* the setting's name and the problem */
+    int every, min_width, persistence;
+    double threshold, damping;
+  } cases[] = {
+      {"every 0", "every must be at least 1, got 0", 0, 2, 1, 0.02, 1.0},
+      {"every -3", "every must be at least 1, got -3", -3, 2, 1, 0.02, 1.0},
+      {"threshold -1", "threshold must be a non-negative number, got -1", 5, 2, 1, -1.0, 1.0},
+      {"threshold NaN", "threshold must be a non-negative number", 5, 2, 1, NAN, 1.0},
+      {"threshold inf", "threshold must be a non-negative number", 5, 2, 1, INFINITY, 1.0},
+      {"damping 0", "damping must be in (0, 1], got 0", 5, 2, 1, 0.02, 0.0},
+      {"damping 1.5", "damping must be in (0, 1], got 1.5", 5, 2, 1, 0.02, 1.5},
+      {"damping NaN", "damping must be in (0, 1]", 5, 2, 1, 0.02, NAN},
+      {"min_width 0", "min_width must be at least 1, got 0", 5, 0, 1, 0.02, 1.0},
+      {"persistence 0", "persistence must be at least 1 window, got 0", 5, 2, 0, 0.02, 1.0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    npblu_balance_settings s;
+    npblu_balance_settings_default(&s);
+    s.every = cases[i].every;
+    s.min_width = cases[i].min_width;
+    s.persistence = cases[i].persistence;
+    s.threshold = cases[i].threshold;
+    s.damping = cases[i].damping;
+    char message[256] = "";
+    npblu_balancer* h = (npblu_balancer*)1;
+    const int status =
+        npblu_balancer_create(&h, MPI_COMM_WORLD, 100, NULL, NULL, &s, message, (int)sizeof message);
+    CHECK(status == NPBLU_ERROR_ARGUMENT, "%s: status %d", cases[i].what, status);
+    CHECK(h == NULL, "%s: handle not NULL", cases[i].what);
+    CHECK(strstr(message, cases[i].needle) != NULL, "%s: the message does not name the setting: '%s'",
+          cases[i].what, message);
+    CHECK(strstr(message, "--") == NULL, "%s: the message names a flag: '%s'", cases[i].what, message);
+    CHECK(same_on_all(status, message), "%s: ranks disagree (%s)", cases[i].what, message);
+    if (rank == 0) printf("refused %-28s: %s\n", cases[i].what, message);
+  }
+}
+
 static void test_bad_inputs(void) {
   npblu_balance_settings s;
   npblu_balance_settings_default(&s);
@@ -65,18 +107,7 @@ static void test_bad_inputs(void) {
   weights[size - 1] = -1.0;
   expect_refused_create("negative weight", 100, NULL, weights, NULL, NULL);
   expect_refused_create("widths and weights", 3 * size, widths, weights, NULL, NULL);
-  s.every = 0;
-  expect_refused_create("every 0", 100, NULL, NULL, &s, NULL);
-  { /* the message names the setting the caller gave, not lu's flag */
-    char message[256] = "";
-    npblu_balancer* h = NULL;
-    npblu_balancer_create(&h, MPI_COMM_WORLD, 100, NULL, NULL, &s, message, (int)sizeof message);
-    CHECK(strstr(message, "every must be at least 1") && !strstr(message, "--balance"), "every 0: '%s'",
-          message);
-  }
-  npblu_balance_settings_default(&s);
-  s.damping = 1.5;
-  expect_refused_create("damping 1.5", 100, NULL, NULL, &s, NULL);
+  test_bad_settings();
   npblu_balance_settings_default(&s);
   s.threshold = rank == size - 1 ? -1.0 : 0.02; /* wrong on one rank only */
   expect_refused_create("threshold -1 on one rank", 100, NULL, NULL, &s, NULL);

@@ -199,6 +199,65 @@ static void invalid_communicators(void) {
   npblu_balancer_destroy(&b);
 }
 
+/* One extra balancer feed on one rank (issue 22): with every = 2, both ranks feed three times, then
+ * rank 0 feeds a fourth time (a deciding feed, collective) while rank 1 destroys the balancer. Both
+ * calls meet in their agreement first and are refused alike, naming the two calls; nothing is
+ * recorded or freed, and the balancer goes on (one more feed each, a decision, then destroy). */
+static void balancer_extra_feed(void) {
+  npblu_balance_settings s;
+  npblu_balance_settings_default(&s);
+  s.every = 2;
+  s.core_share = 0;
+  npblu_balancer* b = NULL;
+  check(npblu_balancer_create(&b, MPI_COMM_WORLD, 40, NULL, NULL, &s, NULL, 0) == NPBLU_OK,
+        "balancer create");
+  int changed = 0;
+  for (int i = 0; i < 3; ++i) check(npblu_balancer_feed(b, 1.0, 0.0, &changed) == NPBLU_OK, "feed");
+  changed = 7;
+  alarm(5);
+  const int status = rank == 0 ? npblu_balancer_feed(b, 1.0, 0.0, &changed) : npblu_balancer_destroy(&b);
+  alarm(0);
+  same_refusal(status, npblu_balancer_error_message(b),
+               "rank 0 called npblu_balancer_feed, rank 1 called npblu_balancer_destroy");
+  check(b != NULL, "a refused destroy freed the balancer");
+  if (rank == 0) check(changed == 0, "a refused feed reported a change");
+  int decisions = -1;
+  npblu_balancer_totals(b, &decisions, NULL, NULL);
+  check(decisions == 1, "the refused feed decided");
+  alarm(5);
+  check(npblu_balancer_feed(b, 1.0, 0.0, &changed) == NPBLU_OK, "the feed after the refusal");
+  npblu_balancer_totals(b, &decisions, NULL, NULL);
+  check(decisions == 2, "the feed after the refusal did not decide");
+  check(npblu_balancer_destroy(&b) == NPBLU_OK && b == NULL, "destroy after the refusal");
+  alarm(0);
+}
+
+/* Two different collective balancer calls at once: set_widths on rank 0, migrate on rank 1. Both
+ * meet in their agreement first and are refused alike; nothing changes or moves. */
+static void balancer_widths_and_migrate(void) {
+  npblu_balancer* b = NULL;
+  check(npblu_balancer_create(&b, MPI_COMM_WORLD, 20, NULL, NULL, NULL, NULL, 0) == NPBLU_OK,
+        "balancer create");
+  int widths[2] = {8, 12};
+  double old_data[20], new_data[20];
+  const void* olds[1] = {old_data};
+  void* news[1] = {new_data};
+  size_t bytes[1] = {sizeof(double)};
+  alarm(5);
+  const int status =
+      rank == 0 ? npblu_balancer_set_widths(b, widths) : npblu_balancer_migrate(b, 1, olds, news, bytes, 0);
+  alarm(0);
+  same_refusal(status, npblu_balancer_error_message(b),
+               "rank 0 called npblu_balancer_set_widths, rank 1 called npblu_balancer_migrate");
+  int cuts[3];
+  npblu_balancer_cuts(b, cuts);
+  check(cuts[1] == 10, "a refused set_widths changed the partition");
+  alarm(5);
+  check(npblu_balancer_set_widths(b, widths) == NPBLU_OK, "set_widths after the refusal");
+  check(npblu_balancer_destroy(&b) == NPBLU_OK && b == NULL, "destroy after the refusal");
+  alarm(0);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -228,6 +287,10 @@ int main(int argc, char** argv) {
     checkpoint_fifo();
   else if (!strcmp(c, "invalid_communicators"))
     invalid_communicators();
+  else if (!strcmp(c, "balancer_extra_feed"))
+    balancer_extra_feed();
+  else if (!strcmp(c, "balancer_widths_and_migrate"))
+    balancer_widths_and_migrate();
   else {
     if (rank == 0) fprintf(stderr, "unknown case '%s'\n", c);
     failures = 1;

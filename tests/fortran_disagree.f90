@@ -1,12 +1,16 @@
 ! Collective calls that disagree between ranks, from Fortran (issue 22): every rank gets the same
 ! refusal (status and message, naming the rank that differs), no hang (the test's timeout) and no
-! abort; an invalid communicator gives a status. Then the handle goes on. Run on 2 ranks.
+! abort; an invalid communicator gives a status. Then the handle goes on. The balancer too: one
+! extra (deciding) feed on rank 0 against destroy on rank 1. Run on 2 ranks.
 program fortran_disagree
   use mpi
   use npblu
+  use npblu_balance
   implicit none
   type(npblu_solver) :: lu, bad
-  integer :: ierr, rank, ran, status, failures, any_failure
+  type(npblu_balancer) :: bal
+  integer :: ierr, rank, ran, status, failures, any_failure, i
+  logical :: changed
   character(len=400) :: message
 
   call MPI_Init(ierr)
@@ -39,6 +43,23 @@ program fortran_disagree
   call expect(ierr == NPBLU_OK .and. ran == 2, 'the handle goes on after the refusals')
   call npblu_finish(lu, ierr)
   call npblu_destroy(lu, ierr)
+
+  call npblu_balancer_create(bal, MPI_COMM_WORLD, 40, ierr, every=2, core_share=.false.)
+  call expect(ierr == NPBLU_OK, 'balancer create')
+  do i = 1, 3
+    call npblu_balancer_feed(bal, 1d0, 0d0, changed, ierr)
+  end do
+  if (rank == 0) then
+    call npblu_balancer_feed(bal, 1d0, 0d0, changed, status)   ! the 4th feed decides: collective
+  else
+    call npblu_balancer_destroy(bal, status)                    ! while rank 1 is done
+  end if
+  call npblu_balancer_error_message(bal, message)
+  call same_refusal(status, message, 'rank 0 called npblu_balancer_feed, rank 1 called npblu_balancer_destroy')
+  call npblu_balancer_feed(bal, 1d0, 0d0, changed, ierr)
+  call expect(ierr == NPBLU_OK, 'the balancer goes on after the refusal')
+  call npblu_balancer_destroy(bal, ierr)
+  call expect(ierr == NPBLU_OK, 'balancer destroy after the refusal')
   call MPI_Allreduce(failures, any_failure, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
   call MPI_Finalize(ierr)
   if (any_failure /= 0) error stop 'fortran_disagree failed'

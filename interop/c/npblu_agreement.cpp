@@ -1,10 +1,8 @@
 #include "interop/c/npblu_agreement.hpp"
 
 #include <climits>
-#include <cstring>
-#include <type_traits>
 
-#include "lu/run/run_config.hpp"
+#include "lu/mpi/agreement.hpp"
 
 namespace npblu::c_api {
 
@@ -62,40 +60,6 @@ std::string communicator_problem(MPI_Comm comm) {
     return "the communicator is not a valid MPI communicator";
   if (inter) return "the communicator is an intercommunicator (an intracommunicator is needed)";
   return {};
-}
-
-std::string config_arguments(const npblu::RunConfig& c) {
-  std::string t;
-  const auto add = [&t](const auto& v) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
-      t += std::to_string(v.size()) + ":" + v;
-    } else if constexpr (std::is_same_v<std::decay_t<decltype(v)>, double>) {
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &v, sizeof bits);
-      t += std::to_string(bits);
-    } else {
-      t += std::to_string(v);
-    }
-    t += ';';
-  };
-  const ProblemSpec& p = c.problem;
-  add(p.problem_class ? int(*p.problem_class) : -1);
-  add(p.size ? p.size->nx : -1), add(p.size ? p.size->ny : -1), add(p.size ? p.size->nz : -1);
-  add(p.iterations.value_or(-1)), add(p.dt.value_or(-1.0));
-  add(int(c.placement.weights.source)), add(c.placement.weights.file);
-  for (const double w : c.placement.weights.values) add(w);
-  add(int(c.placement.columns.size()));
-  for (const int w : c.placement.columns) add(w);
-  add(c.placement.calibration_iterations);
-  add(int(c.balance.mode)), add(c.balance.diffusive.every), add(c.balance.diffusive.threshold);
-  add(c.balance.diffusive.damping), add(c.balance.diffusive.min_width), add(c.balance.diffusive.persistence);
-  add(c.emulation.spec()), add(int(c.pipeline.wait)), add(c.pipeline.planes_per_message);
-  // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
-  add(int(c.output.json.empty())), add(int(c.output.trace.empty())), add(int(c.output.trace_overwrite));
-  add(c.output.trace_flush_every), add(int(c.output.quiet)), add(c.output.progress_interval);
-  add(int(c.checkpoint.path.empty())), add(c.checkpoint.every), add(int(c.checkpoint.restart.empty()));
-  for (const auto& g : c.given) add(g);
-  return t;
 }
 
 void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments) {

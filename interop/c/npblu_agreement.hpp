@@ -9,10 +9,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
-
-#include "lu/run/run_config.hpp"
+#include <type_traits>
 
 namespace npblu::c_api {
 
@@ -23,15 +23,38 @@ namespace npblu::c_api {
 std::string communicator_problem(MPI_Comm comm);
 
 /// Collective over `comm`: returns when every rank called `call` with the
-/// same `arguments` (any canonical text of them); otherwise throws
+/// same `arguments` (any canonical text of them, e.g. ArgumentText); otherwise throws
 /// npblu::UsageError on every rank with the same message, naming the
 /// lowest rank that differs from rank 0 and the calls made. One
 /// MPI_Allreduce of two 64-bit integers when all agree.
 void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments);
 
-/// A canonical text of everything in `config` (the arguments of
-/// npblu_start and npblu_run): the same on two ranks iff their runs are the same.
-std::string config_arguments(const npblu::RunConfig& config);
+/// A canonical text of a call's arguments, for agree_call: the same on two
+/// ranks iff the values are (doubles by their bits, strings with their length).
+class ArgumentText {
+ public:
+  template <class T>
+  ArgumentText& add(const T& v) {
+    if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+      const std::string_view s(v);
+      text_ += std::to_string(s.size()) + ":";
+      text_ += s;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      const double d = v;
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      text_ += std::to_string(bits);
+    } else {
+      text_ += std::to_string(v);
+    }
+    text_ += ';';
+    return *this;
+  }
+  [[nodiscard]] const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+};
 
 /// 64-bit FNV-1a of `text` (the digest agree_call compares).
 std::uint64_t text_digest(std::string_view text);

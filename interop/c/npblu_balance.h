@@ -10,9 +10,14 @@
  *
  * Errors. Every function returns NPBLU_OK (0) or an npblu_status code
  * (npblu.h); functions on a balancer keep the message of its last error
- * (npblu_balancer_error_message). Functions marked collective give every
- * rank of the balancer's communicator the same status and message. Nothing
- * here aborts the caller's program.
+ * (npblu_balancer_error_message). Bad input is NPBLU_ERROR_ARGUMENT, a
+ * failure of MPI or memory NPBLU_ERROR_RUN (the same map as npblu.h's
+ * calls). Functions marked collective give every rank of the balancer's
+ * communicator the same status and message: each first checks that every
+ * rank made the same call with the same arguments (one small all-reduce),
+ * and otherwise returns NPBLU_ERROR_ARGUMENT on every rank with one message
+ * naming the rank that differs and both calls, having done nothing (the
+ * balancer stays usable). Nothing here aborts the caller's program.
  *
  * The balancer decides with exactly the code the solver's own run-time
  * balancer uses (balance/diffusive_balancer, fed through the same window
@@ -70,7 +75,8 @@ typedef struct npblu_balancer npblu_balancer;
  * lowest ranks); settings NULL means the defaults. Every rank must pass the
  * same values (checked). On failure *handle is NULL on every rank and the
  * status is the same everywhere; the message goes to message[length] when
- * not NULL. */
+ * not NULL. A setting out of range is NPBLU_ERROR_ARGUMENT with a message
+ * naming it, e.g. "every must be at least 1, got 0". */
 NPBLU_API int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
                                     const double* weights, const npblu_balance_settings* settings,
                                     char* message, int length);
@@ -78,14 +84,18 @@ NPBLU_API int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int 
 NPBLU_API int npblu_balancer_create_f(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
                                       const double* weights, const npblu_balance_settings* settings,
                                       char* message, int length);
-/* Collective: frees the balancer and its communicator; *handle becomes NULL. */
+/* Collective: frees the balancer and its communicator; *handle becomes NULL.
+ * Refused (nothing freed) when another rank made another call, e.g. one more
+ * deciding feed. */
 NPBLU_API int npblu_balancer_destroy(npblu_balancer** handle);
 
 /* Feeds this rank's seconds of one iteration (or one window): computing,
  * and blocked in MPI (halo exchange, reductions). Every rank feeds equally
  * often; every settings.every-th feed is collective (one all-gather): every
  * rank's fed times of the window go to the diffusive balancer, which may
- * move columns. *changed (may be NULL)
+ * move columns. A deciding feed on one rank while another rank makes
+ * another call (an extra or a missing feed, destroy) is refused alike on
+ * every rank, with nothing recorded. *changed (may be NULL)
  * is 1 when this feed changed the partition (on every rank alike), else 0.
  * After a change the caller moves its data (npblu_balancer_migrate) before
  * the next feed. Unless settings.core_share is 0, the balancer also reads

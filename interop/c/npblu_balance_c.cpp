@@ -1,9 +1,12 @@
 // The C API of npblu_balance.h: the solver's partitioning, balancer and
-// column migration over a caller's own column count and arrays. The
-// decisions are the BalancerSession's behind CollectiveBalancer (the
-// solver's), the migration is move_columns (the solver's), timed as the
-// price of a step; this file only checks arguments, agrees on errors and
-// converts between the caller's numbering and Partition.
+// column migration over a caller's own column count and arrays. The loop
+// is the BalancerSession's behind CollectiveBalancer (the solver's): its
+// cadence (due), its decision and log; the migration is move_columns (the
+// solver's), timed as the price of a step. This file only checks
+// arguments, agrees on calls and errors (every collective call first meets
+// the others in agree_call, as npblu.h's calls do) and converts between
+// the caller's numbering and Partition. Statuses and messages come from the
+// C API's one map (npblu_status.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,12 +19,13 @@
 
 #include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_balance.h"
-#include "lu/mpi/agreement.hpp"
+#include "interop/c/npblu_status.hpp"
 #include "lu/migration/collective_balancer.hpp"
-#include "lu/mpi/messages.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run_queue_clock.hpp"
 
 struct npblu_balancer {
@@ -29,7 +33,7 @@ struct npblu_balancer {
   int rank = 0;
   npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
   std::vector<npblu::IterationTiming> window;
-  int fed = 0;           // feeds so far: the horizon of a step is as many again
+  int fed = 0;           // feeds so far: the iteration the session counts (due) and the horizon of a step
   std::string bad_feed;  // why a feed of this window was refused ("" if none)
   npblu::RunQueueClock clock;
   npblu::RunQueueClock::Reading last_reading;
@@ -49,18 +53,12 @@ namespace {
 using npblu::ColumnRange;
 using npblu::Partition;
 
-void copy_message(const std::string& text, char* buf, int length) {
-  if (!buf || length < 1) return;
-  const std::size_t n = std::min<std::size_t>(text.size(), std::size_t(length) - 1);
-  std::memcpy(buf, text.data(), n);
-  buf[n] = '\0';
-}
+using npblu::c_api::copy_message;
+using npblu::c_api::fail;
+using npblu::c_api::guarded;
 
-int fail(npblu_balancer* h, int status, const std::string& message) {
-  h->error = npblu::one_line_message(message);
-  return status;
-}
-
+/// The caller's settings (null: the defaults); throws std::invalid_argument
+/// naming the setting (`every`, `threshold`, ...) when one is out of range.
 npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
   npblu::BalancerSettings out;
   if (s) {
@@ -70,7 +68,6 @@ npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
     out.min_width = s->min_width;
     out.persistence = s->persistence;
   }
-  if (out.min_width < 1) throw std::invalid_argument("min_width must be at least 1");
   npblu::validate(out);
   return out;
 }
@@ -86,27 +83,23 @@ Partition starting_partition(int columns, int ranks, const int* widths, const do
   return Partition::equal(all, ranks, min_width);
 }
 
-/// Collective: whether every rank passed the same values (as doubles: ints
-/// are exact in them); `values` has the same length on every rank.
-bool same_everywhere(std::vector<double> values, MPI_Comm comm) {
-  std::vector<double> low(values.size()), high(values.size());
-  MPI_Allreduce(values.data(), low.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(values.data(), high.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
-  return low == high;
+/// Every value of create that must agree across ranks, as agree_call's text.
+std::string create_arguments(int columns, int ranks, const int* widths, const double* weights,
+                             const npblu::BalancerSettings& s, bool core_share) {
+  npblu::c_api::ArgumentText t;
+  t.add(columns).add(widths != nullptr).add(weights != nullptr).add(s.every).add(s.threshold).add(s.damping);
+  t.add(s.min_width).add(s.persistence).add(core_share);
+  for (int r = 0; r < ranks; ++r) {
+    if (widths) t.add(widths[r]);
+    if (weights) t.add(weights[r]);
+  }
+  return t.str();
 }
 
-/// What create checks locally and then across ranks: every value that must agree.
-std::vector<double> create_inputs(int columns, int ranks, const int* widths, const double* weights,
-                                  const npblu::BalancerSettings& s, bool core_share) {
-  std::vector<double> v{
-      double(columns), double(widths != nullptr), double(weights != nullptr), double(s.every),   s.threshold,
-      s.damping,       double(s.min_width),       double(s.persistence),      double(core_share)};
-  for (int r = 0; r < ranks; ++r) v.push_back(widths ? widths[r] : weights ? weights[r] : 0.0);
-  return v;
-}
-
+/// Collective: checks every rank's arguments (the message of the lowest
+/// rank with a bad one), then that all ranks passed the same, then creates.
 int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths, const double* weights,
-              const npblu_balance_settings* settings, char* message, int length) {
+              const npblu_balance_settings* settings, std::string& message) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);
   std::string problem = handle ? "" : "null handle pointer";
@@ -119,21 +112,14 @@ int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* wi
   } catch (const std::exception& e) {
     if (problem.empty()) problem = e.what();
   }
-  std::string agreed;
-  if (!npblu::first_failure(problem.empty(), problem, comm, agreed) &&
-      !same_everywhere(create_inputs(columns, ranks, widths, weights, s, core_share), comm)) {
-    agreed = "ranks passed different columns, widths, weights or settings to npblu_balancer_create";
-  }
-  if (!agreed.empty()) {
-    copy_message(npblu::one_line_message(agreed), message, length);
-    return NPBLU_ERROR_ARGUMENT;
-  }
+  if (npblu::first_failure(problem.empty(), problem, comm, message)) return NPBLU_ERROR_ARGUMENT;
   try {
+    npblu::c_api::agree_call(comm, "npblu_balancer_create",
+                             create_arguments(columns, ranks, widths, weights, s, core_share));
     *handle = new npblu_balancer(npblu::Communicator::duplicate(comm), s, *start, core_share);
     return NPBLU_OK;
-  } catch (const std::exception& e) {
-    copy_message(e.what(), message, length);
-    return NPBLU_ERROR_RUN;
+  } catch (...) {
+    return npblu::c_api::status_of_current_exception(message);
   }
 }
 
@@ -158,7 +144,7 @@ std::string record_feed(npblu_balancer* h, double compute, double wait) {
   return "";
 }
 
-/// Collective: the decision at the end of a window.
+/// Collective: the decision at the end of a window (the session's cadence).
 int decide(npblu_balancer* h, int* changed) {
   std::string agreed;
   const bool refused = npblu::first_failure(h->bad_feed.empty(), h->bad_feed, h->comm.get(), agreed);
@@ -173,39 +159,38 @@ int decide(npblu_balancer* h, int* changed) {
   return NPBLU_OK;
 }
 
+/// One feed: recorded, and at the end of a window (BalancerSession::due)
+/// the collective decision. The deciding feed first meets the other ranks'
+/// calls (agree_call): a feed more or fewer on one rank, or another call
+/// there, is refused alike on every rank (nothing recorded) instead of
+/// pairing with an unrelated collective and hanging.
+int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
+  const int iteration = h->fed + 1;
+  const bool deciding = h->balancer.session().due(iteration);
+  if (deciding) {
+    npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
+                             npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str());
+  }
+  h->balancer.session().settle();
+  h->fed = iteration;
+  const std::string bad = record_feed(h, compute_seconds, wait_seconds);
+  if (deciding) return decide(h, changed);
+  return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
+}
+
 /// Collective: imposes `widths` as the current partition.
 int set_widths(npblu_balancer* h, const int* widths) {
   const Partition& current = h->balancer.session().current();
   const int ranks = current.ranks();
-  std::string problem = widths ? "" : "null widths";
-  std::optional<Partition> next;
-  try {
-    if (widths)
-      next = Partition::from_widths(current.interior(), std::span(widths, ranks),
-                                    h->balancer.settings().min_width);
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  std::string agreed;
-  if (npblu::first_failure(problem.empty(), problem, h->comm.get(), agreed)) {
-    return fail(h, NPBLU_ERROR_ARGUMENT, agreed);
-  }
-  if (!same_everywhere(std::vector<double>(widths, widths + ranks), h->comm.get())) {
-    return fail(h, NPBLU_ERROR_ARGUMENT, "ranks passed different widths to npblu_balancer_set_widths");
-  }
-  h->balancer.session().set_current(*next);
+  npblu::c_api::ArgumentText arguments;
+  if (!widths) arguments.add("null");
+  for (int r = 0; widths && r < ranks; ++r) arguments.add(widths[r]);
+  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_widths", arguments.str());
+  // (the same widths on every rank from here: the same verdict everywhere)
+  if (!widths) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: null widths");
+  h->balancer.session().set_current(
+      Partition::from_widths(current.interior(), std::span(widths, ranks), h->balancer.settings().min_width));
   return NPBLU_OK;
-}
-
-template <class F>
-int guarded(npblu_balancer* h, F&& f) {
-  if (!h) return NPBLU_ERROR_ARGUMENT;
-  try {
-    h->error.clear();
-    return f();
-  } catch (const std::exception& e) {
-    return fail(h, NPBLU_ERROR_RUN, e.what());
-  }
 }
 
 void write_cuts(const Partition& p, int* cuts) {
@@ -232,7 +217,8 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
     // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto stored = std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
+    const auto stored =
+        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
     if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
       return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
              std::to_string(stored) + " columns exceeds the address space";
@@ -253,20 +239,16 @@ npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, voi
 
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
             const size_t* column_bytes, int halo) {
+  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
+                           npblu::c_api::ArgumentText().add(count).add(halo).str());
   const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo);
   std::string agreed;
   if (npblu::first_failure(problem.empty(), problem, h->comm.get(), agreed)) {
     return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
   }
-  std::vector<double> shape{double(count), double(halo)};
-  if (same_everywhere(shape, h->comm.get())) {
-    for (int a = 0; a < count; ++a) shape.push_back(double(column_bytes[a]));
-  }
-  if (!same_everywhere(shape, h->comm.get())) {
-    return fail(h, NPBLU_ERROR_ARGUMENT,
-                "ranks passed different array counts, halo depths or column sizes to npblu_balancer_migrate; "
-                "nothing moved");
-  }
+  npblu::c_api::ArgumentText sizes;
+  for (int a = 0; a < count; ++a) sizes.add(column_bytes[a]);
+  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate (column_bytes)", sizes.str());
   std::vector<npblu::MovedArray> arrays;
   for (int a = 0; a < count; ++a) {
     arrays.push_back(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo));
@@ -311,45 +293,28 @@ int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, c
                           const double* weights, const npblu_balance_settings* settings, char* message,
                           int length) {
   if (handle) *handle = nullptr;
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized || comm == MPI_COMM_NULL) {
-    copy_message("MPI is not initialised or the communicator is MPI_COMM_NULL", message, length);
-    return NPBLU_ERROR_ARGUMENT;
-  }
   // An invalid communicator gives a status, never an abort.
-  if (const std::string problem = npblu::c_api::communicator_problem(comm); !problem.empty()) {
-    copy_message("npblu_balancer_create: " + problem, message, length);
-    return NPBLU_ERROR_ARGUMENT;
-  }
-  return create_on(handle, comm, columns, widths, weights, settings, message, length);
+  std::string text = npblu::c_api::creation_problem(comm);
+  const int status = text.empty() ? create_on(handle, comm, columns, widths, weights, settings, text)
+                                  : (text = "npblu_balancer_create: " + text, NPBLU_ERROR_ARGUMENT);
+  if (status != NPBLU_OK) copy_message(npblu::one_line_message(text), message, length);
+  return status;
 }
 
 int npblu_balancer_create_f(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
                             const double* weights, const npblu_balance_settings* settings, char* message,
                             int length) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  const MPI_Comm c = initialized ? MPI_Comm_f2c(comm) : MPI_COMM_NULL;
-  return npblu_balancer_create(handle, c, columns, widths, weights, settings, message, length);
+  return npblu_balancer_create(handle, npblu::c_api::from_fortran(comm), columns, widths, weights, settings,
+                               message, length);
 }
 
 int npblu_balancer_destroy(npblu_balancer** handle) {
-  if (!handle) return NPBLU_ERROR_ARGUMENT;
-  delete *handle;
-  *handle = nullptr;
-  return NPBLU_OK;
+  return npblu::c_api::destroy_agreed(handle, "npblu_balancer_destroy");
 }
 
 int npblu_balancer_feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
-  return guarded(h, [&]() -> int {
-    if (changed) *changed = 0;
-    h->balancer.session().settle();
-    ++h->fed;
-    const std::string bad = record_feed(h, compute_seconds, wait_seconds);
-    if (static_cast<int>(h->window.size()) >= h->balancer.settings().every) return decide(h, changed);
-    return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
-  });
+  if (changed) *changed = 0;
+  return guarded(h, [&] { return feed(h, compute_seconds, wait_seconds, changed); });
 }
 
 int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
@@ -380,11 +345,11 @@ int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, in
                                  double* imbalance_before, double* imbalance_after) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
   const npblu::BalanceDecision& d = h->balancer.session().last();
-  const double mean = d.predicted_mean;
+  const npblu::PredictedImbalance predicted = npblu::predicted_imbalance(d);  // as the session's log
   if (moved_columns) *moved_columns = d.moved_columns;
   if (moves) std::copy(d.moves.begin(), d.moves.end(), moves);
-  if (imbalance_before) *imbalance_before = mean > 0.0 ? d.predicted_before / mean : 0.0;
-  if (imbalance_after) *imbalance_after = mean > 0.0 ? d.predicted_after / mean : 0.0;
+  if (imbalance_before) *imbalance_before = predicted.before;
+  if (imbalance_after) *imbalance_after = predicted.after;
   return NPBLU_OK;
 }
 

@@ -16,6 +16,30 @@
 #include "lu/solver.hpp"
 
 namespace npblu::c_api {
+
+std::string config_arguments(const npblu::RunConfig& c) {
+  ArgumentText text;
+  const auto add = [&text](const auto& v) { text.add(v); };
+  const ProblemSpec& p = c.problem;
+  add(p.problem_class ? int(*p.problem_class) : -1);
+  add(p.size ? p.size->nx : -1), add(p.size ? p.size->ny : -1), add(p.size ? p.size->nz : -1);
+  add(p.iterations.value_or(-1)), add(p.dt.value_or(-1.0));
+  add(int(c.placement.weights.source)), add(c.placement.weights.file);
+  for (const double w : c.placement.weights.values) add(w);
+  add(int(c.placement.columns.size()));
+  for (const int w : c.placement.columns) add(w);
+  add(c.placement.calibration_iterations);
+  add(int(c.balance.mode)), add(c.balance.diffusive.every), add(c.balance.diffusive.threshold);
+  add(c.balance.diffusive.damping), add(c.balance.diffusive.min_width), add(c.balance.diffusive.persistence);
+  add(c.emulation.spec()), add(int(c.pipeline.wait)), add(c.pipeline.planes_per_message);
+  // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
+  add(int(c.output.json.empty())), add(int(c.output.trace.empty())), add(int(c.output.trace_overwrite));
+  add(c.output.trace_flush_every), add(int(c.output.quiet)), add(c.output.progress_interval);
+  add(int(c.checkpoint.path.empty())), add(c.checkpoint.every), add(int(c.checkpoint.restart.empty()));
+  for (const auto& g : c.given) add(g);
+  return text.str();
+}
+
 namespace {
 
 template <class F>
@@ -49,43 +73,24 @@ int npblu_version(int* major, int* minor, int* patch) {
 int npblu_create(npblu_solver** handle, MPI_Comm comm) {
   if (!handle) return NPBLU_ERROR_ARGUMENT;
   *handle = nullptr;
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  // An invalid communicator gives a status, never an abort (npblu_agreement.hpp).
-  if (!initialized || !npblu::c_api::communicator_problem(comm).empty()) return NPBLU_ERROR_ARGUMENT;
+  // An invalid communicator gives a status, never an abort.
+  if (!npblu::c_api::creation_problem(comm).empty()) return NPBLU_ERROR_ARGUMENT;
   try {
     auto h = std::make_unique<npblu_solver>();
     h->comm = npblu::Communicator::duplicate(comm);
     *handle = h.release();
     return NPBLU_OK;
   } catch (...) {
-    return NPBLU_ERROR_RUN;
+    std::string ignored;  // (no handle to hold the message)
+    return npblu::c_api::status_of_current_exception(ignored);
   }
 }
 
 int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) {
-    if (handle) *handle = nullptr;
-    return NPBLU_ERROR_ARGUMENT;
-  }
-  return npblu_create(handle, MPI_Comm_f2c(fortran_comm));
+  return npblu_create(handle, npblu::c_api::from_fortran(fortran_comm));
 }
 
-int npblu_destroy(npblu_solver** handle) {
-  if (!handle) return NPBLU_ERROR_ARGUMENT;
-  if (*handle) {
-    const int status = guarded(*handle, [&]() -> int {
-      npblu::c_api::agree_call((*handle)->comm.get(), "npblu_destroy", "");
-      return NPBLU_OK;
-    });
-    if (status != NPBLU_OK) return status;  // another call on some rank: nothing freed
-  }
-  delete *handle;
-  *handle = nullptr;
-  return NPBLU_OK;
-}
+int npblu_destroy(npblu_solver** handle) { return npblu::c_api::destroy_agreed(handle, "npblu_destroy"); }
 
 int npblu_release(npblu_solver** handle) {
   if (!handle) return NPBLU_ERROR_ARGUMENT;
@@ -191,10 +196,7 @@ const char* npblu_error_message(const npblu_solver* h) { return h ? h->error.c_s
 
 int npblu_copy_error_message(const npblu_solver* h, char* buf, int length) {
   if (!buf || length < 1) return NPBLU_ERROR_ARGUMENT;
-  const char* msg = npblu_error_message(h);
-  const std::size_t n = std::min<std::size_t>(std::strlen(msg), std::size_t(length) - 1);
-  std::memcpy(buf, msg, n);
-  buf[n] = '\0';
+  npblu::c_api::copy_message(npblu_error_message(h), buf, length);
   return NPBLU_OK;
 }
 

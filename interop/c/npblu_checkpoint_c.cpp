@@ -8,8 +8,8 @@
 
 #include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_handle.hpp"
-#include "lu/mpi/agreement.hpp"
 #include "lu/io/output_files.hpp"
+#include "lu/mpi/agreement.hpp"
 
 using npblu::c_api::fail;
 

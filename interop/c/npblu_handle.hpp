@@ -1,16 +1,16 @@
 #pragma once
-// What an npblu_solver handle holds, and the wrappers every C API function
-// uses to turn exceptions into status codes and messages. Internal to the
-// library (not installed): the C API's sources share it.
+// What an npblu_solver handle holds. Internal to the library (not
+// installed): the C API's sources share it; exceptions become status codes
+// and messages through npblu_status.hpp (fail, guarded), as for the balancer.
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "interop/c/npblu.h"
-#include "lu/run/benchmark.hpp"
-#include "lu/mpi/messages.hpp"
-#include "lu/run/run_config.hpp"
+#include "interop/c/npblu_status.hpp"
 #include "lu/mpi/communicator.hpp"
+#include "lu/run/benchmark.hpp"
+#include "lu/run/run_config.hpp"
 
 struct npblu_solver {
   npblu::Communicator comm;  // ours: a duplicate of the caller's
@@ -31,28 +31,9 @@ inline bool has_problem(const npblu_solver* h) {
   return c.problem.problem_class || c.problem.size || !c.checkpoint.restart.empty();
 }
 
-/// Records `message` as the handle's last error and returns `status`.
-inline int fail(npblu_solver* h, int status, const std::string& message) {
-  h->error = npblu::one_line_message(message);
-  return status;
-}
-
-/// Runs `f` (returning a status) with the handle's error cleared, turning
-/// exceptions into status codes: bad input NPBLU_ERROR_ARGUMENT, anything
-/// else NPBLU_ERROR_RUN.
-template <class F>
-int guarded(npblu_solver* h, F&& f) {
-  if (!h) return NPBLU_ERROR_ARGUMENT;
-  try {
-    h->error.clear();
-    return f();
-  } catch (const npblu::UsageError& e) {
-    return fail(h, NPBLU_ERROR_ARGUMENT, e.what());
-  } catch (const npblu::RunError& e) {
-    return fail(h, NPBLU_ERROR_RUN, e.what());
-  } catch (const std::exception& e) {
-    return fail(h, NPBLU_ERROR_RUN, e.what());
-  }
-}
+/// A canonical text of everything in `config` (the arguments of
+/// npblu_start and npblu_run, for agree_call): the same on two ranks iff
+/// their runs are the same.
+std::string config_arguments(const npblu::RunConfig& config);
 
 }  // namespace npblu::c_api

@@ -4,7 +4,8 @@
 !
 ! Columns are numbered 1..ncols; a rank owns jfirst:jlast (1-based,
 ! inclusive). Every procedure returns a status in ierr (NPBLU_OK = 0, the
-! codes of module npblu); npblu_balancer_error_message gives the text.
+! codes of module npblu_status, which this module and module npblu both
+! re-export); npblu_balancer_error_message gives the text.
 !
 ! Integer kinds: every procedure taking integers is generic over
 ! integer(int32) and integer(int64) arguments (one specific each, built from
@@ -19,10 +20,13 @@ module npblu_balance
 #ifdef NPBLU_HAVE_MPI_F08
   use mpi_f08, only: MPI_Comm
 #endif
+  use npblu_status
   implicit none
   private
 
-  integer, parameter, public :: NPBLU_OK = 0, NPBLU_ERROR_ARGUMENT = 1, NPBLU_ERROR_RUN = 2
+  ! The status codes (module npblu_status, shared with module npblu): a
+  ! program using both modules names NPBLU_OK without ambiguity.
+  public :: NPBLU_OK, NPBLU_ERROR_ARGUMENT, NPBLU_ERROR_RUN, NPBLU_ERROR_NO_RESULT, NPBLU_ERROR_ORDER
 
   !> A balancer: create with npblu_balancer_create, free (collectively) with npblu_balancer_destroy.
   type, public :: npblu_balancer

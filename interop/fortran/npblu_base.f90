@@ -5,11 +5,12 @@
 module npblu_base
   use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_int, c_char, c_associated
   use npblu_c_interfaces, only: c_release, c_copy_error_message, c_string_to_fortran
+  use npblu_status
   implicit none
   private
 
-  integer, parameter, public :: NPBLU_OK = 0, NPBLU_ERROR_ARGUMENT = 1, NPBLU_ERROR_RUN = 2, &
-                                NPBLU_ERROR_NO_RESULT = 3, NPBLU_ERROR_ORDER = 4
+  ! The status codes (module npblu_status, shared with module npblu_balance).
+  public :: NPBLU_OK, NPBLU_ERROR_ARGUMENT, NPBLU_ERROR_RUN, NPBLU_ERROR_NO_RESULT, NPBLU_ERROR_ORDER
 
   ! A handle on the C side. npblu_destroy (collective) is the way to end it.
   ! The finalizer is a safety net for a solver that goes out of scope (or is

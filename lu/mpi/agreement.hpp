@@ -10,6 +10,14 @@
 
 namespace npblu {
 
+/// Bad input: the message names the option (or setting) and the problem;
+/// exit status 2 of `lu`, NPBLU_ERROR_ARGUMENT of the C API. Here, beside
+/// the other agreed errors, so that the C API's one status map
+/// (interop/c/c_status) needs nothing from lu/run.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The run was refused before computing: thrown on every rank of the
 /// communicator with the same message (bad input, or a problem one rank saw
 /// during set-up: an unreadable file, an unwritable path, no memory).

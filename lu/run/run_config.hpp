@@ -22,17 +22,13 @@
 #include "balance/diffusive_balancer.hpp"
 #include "balance/weights.hpp"
 #include "lu/io/output_files.hpp"
+#include "lu/mpi/agreement.hpp"  // UsageError
 #include "lu/grid.hpp"
 #include "lu/mpi/request_wait.hpp"
 #include "lu/speed_emulation.hpp"
 #include "verify/class_table.hpp"
 
 namespace npblu {
-
-/// Bad input: the message names the option and the problem; exit status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// Smallest number of points per direction: the boundary stencils of the
 /// fourth-order dissipation (two points in from each side) must not overlap.
