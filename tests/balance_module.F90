@@ -35,81 +35,99 @@ program balance_module
   call check(storage_size(ierr) / 8 == EXPECT_INTEGER_BYTES, 'integer size not as compiled for')
 #endif
 
-  ! The solver's placement from weights.
-  allocate (first(nranks), last(nranks), cost(nranks), widths(nranks))
-  cost = 1d0
-  call npblu_partition_from_weights(ncols, [(merge(2d0, 1d0, i == 1), i = 1, nranks)], first, last, ierr)
-  call check(ierr == NPBLU_OK .and. first(1) == 1 .and. last(nranks) == ncols, 'partition_from_weights')
-  call check(all(first(2:) == last(:nranks - 1) + 1) .and. last(1) - first(1) > last(2) - first(2), &
-             'partition_from_weights: stripes')
-  call npblu_partition_from_weights(3, cost, first, last, ierr, message=message)
-  call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'too many ranks') > 0, 'too many ranks')
-
-  ! Refused on every rank: widths not summing to ncols (wrong on rank 0 only).
-  widths = ncols / nranks
-  widths(nranks) = ncols - sum(widths(:nranks - 1)) + merge(1, 0, rank == 0)
-  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, widths=widths, message=message)
-  call check(ierr == NPBLU_ERROR_ARGUMENT .and. len_trim(message) > 0, 'bad widths accepted')
-  if (rank == 0) print '(a,a)', 'refused: ', trim(message)
-  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=0)
-  call check(ierr == NPBLU_ERROR_ARGUMENT, 'every=0 accepted')
-
-  ! The communicator: type(MPI_Comm) with mpi_f08, an integer handle with mpi.
-  call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=2, core_share=.false., message=message)
-  call check(ierr == NPBLU_OK, 'create: '//trim(message))
-  call npblu_balancer_columns(bal, jfirst, jlast, ierr)
-  allocate (u(0:nx + 1, jfirst - halo:jlast + halo), tag(jfirst:jlast))
-  call fill(u, tag, jfirst, jlast)
-  cost(2) = 2d0  ! rank 1 is twice as slow per column
-  do it = 1, 60
-    call current_widths(widths)
-    compute = widths(rank + 1) * cost(rank + 1) * 1d-3
-    slowest = maxval(widths * cost) * 1d-3
-    call npblu_balancer_feed(bal, compute, slowest - compute, changed, ierr)
-    call check(ierr == NPBLU_OK, 'feed')
-    if (.not. changed) cycle
-    ! The handful of calls: new range, allocate, migrate, move_alloc.
-    call npblu_balancer_columns(bal, jfirst, jlast, ierr)
-    allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo), tag_new(jfirst:jlast))
-    call npblu_balancer_migrate(bal, u, u_new, storage_size(u) / 8 * size(u, 1), halo, ierr)
-    call check(ierr == NPBLU_OK, 'migrate u')
-    call npblu_balancer_migrate(bal, tag, tag_new, storage_size(tag) / 8, 0, ierr)
-    call check(ierr == NPBLU_OK, 'migrate tag')
-    call move_alloc(u_new, u)
-    call move_alloc(tag_new, tag)
-    do j = jfirst, jlast
-      call check(all(u(:, j) == [(value_of(i, j), i = 0, nx + 1)]) .and. tag(j) == j, 'column lost')
-    end do
-    call fill(u, tag, jfirst, jlast)  ! (the code's halo exchange)
-  end do
-  call npblu_balancer_totals(bal, decisions, changes, moved, ierr)
-  call current_widths(widths)
-  if (rank == 0) print '(a,i0,a,i0,a,*(1x,i0))', 'decisions ', decisions, ', columns moved ', moved, &
-                                                   ', widths', widths
-  ! Direction and quality: the slow rank gave columns away, and the slowest stripe's time is within
-  ! two of its columns of the best whole-column partition's (modelled times: no noise to excuse more).
-  call check(decisions == 30 .and. moved > 0 .and. widths(2) < ncols / nranks, 'the balancer did not balance')
-  if (rank == 0) print '(a,f8.1,a,f8.1)', 'bottleneck ', maxval(widths * cost), ', best ', best_bottleneck(cost)
-  call check(maxval(widths * cost) <= best_bottleneck(cost) + 2 * maxval(cost), &
-             'the balanced partition is far from the best')
-
-  ! A bad halo is refused on every rank, nothing moved.
-  call npblu_balancer_migrate(bal, u, u, 8, -1, ierr)
-  call check(ierr == NPBLU_ERROR_ARGUMENT, 'halo -1 accepted')
-  call npblu_balancer_error_message(bal, message)
-  call check(len_trim(message) > 0, 'no message')
-  call npblu_balancer_destroy(bal, ierr)
-  call check(ierr == NPBLU_OK, 'destroy')
-#ifdef WITH_F08
-  ! An mpi_f08 code may also pass the integer handle (of its default kind).
-  call npblu_balancer_create(bal, int(MPI_COMM_WORLD%MPI_VAL), ncols, ierr, weights=cost)
-  call check(ierr == NPBLU_OK, 'create with an integer handle')
-  call npblu_balancer_destroy(bal, ierr)
-#endif
+  call check_placement()
+  call check_refusals()
+  call balance_and_migrate()
+  call check_balanced_and_refusals_after()
   if (rank == 0) print '(a)', 'balance_module: PASS'
   call MPI_Finalize(mpierr)
 
 contains
+
+  ! The solver's placement from weights, and too many ranks refused.
+  subroutine check_placement()
+    allocate (first(nranks), last(nranks), cost(nranks), widths(nranks))
+    cost = 1d0
+    call npblu_partition_from_weights(ncols, [(merge(2d0, 1d0, i == 1), i = 1, nranks)], first, last, ierr)
+    call check(ierr == NPBLU_OK .and. first(1) == 1 .and. last(nranks) == ncols, 'partition_from_weights')
+    call check(all(first(2:) == last(:nranks - 1) + 1) .and. last(1) - first(1) > last(2) - first(2), &
+               'partition_from_weights: stripes')
+    call npblu_partition_from_weights(3, cost, first, last, ierr, message=message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'too many ranks') > 0, 'too many ranks')
+
+  end subroutine check_placement
+
+  ! Bad widths (on rank 0 only) and every=0 refused on every rank.
+  subroutine check_refusals()
+    widths = ncols / nranks
+    widths(nranks) = ncols - sum(widths(:nranks - 1)) + merge(1, 0, rank == 0)
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, widths=widths, message=message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. len_trim(message) > 0, 'bad widths accepted')
+    if (rank == 0) print '(a,a)', 'refused: ', trim(message)
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=0)
+    call check(ierr == NPBLU_ERROR_ARGUMENT, 'every=0 accepted')
+
+  end subroutine check_refusals
+
+  ! Rank 1 twice as slow: feed, and migrate two arrays whenever the stripes change.
+  subroutine balance_and_migrate()
+    ! The communicator: type(MPI_Comm) with mpi_f08, an integer handle with mpi.
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=2, core_share=.false., message=message)
+    call check(ierr == NPBLU_OK, 'create: '//trim(message))
+    call npblu_balancer_columns(bal, jfirst, jlast, ierr)
+    allocate (u(0:nx + 1, jfirst - halo:jlast + halo), tag(jfirst:jlast))
+    call fill(u, tag, jfirst, jlast)
+    cost(2) = 2d0  ! rank 1 is twice as slow per column
+    do it = 1, 60
+      call current_widths(widths)
+      compute = widths(rank + 1) * cost(rank + 1) * 1d-3
+      slowest = maxval(widths * cost) * 1d-3
+      call npblu_balancer_feed(bal, compute, slowest - compute, changed, ierr)
+      call check(ierr == NPBLU_OK, 'feed')
+      if (.not. changed) cycle
+      ! The handful of calls: new range, allocate, migrate, move_alloc.
+      call npblu_balancer_columns(bal, jfirst, jlast, ierr)
+      allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo), tag_new(jfirst:jlast))
+      call npblu_balancer_migrate(bal, u, u_new, storage_size(u) / 8 * size(u, 1), halo, ierr)
+      call check(ierr == NPBLU_OK, 'migrate u')
+      call npblu_balancer_migrate(bal, tag, tag_new, storage_size(tag) / 8, 0, ierr)
+      call check(ierr == NPBLU_OK, 'migrate tag')
+      call move_alloc(u_new, u)
+      call move_alloc(tag_new, tag)
+      do j = jfirst, jlast
+        call check(all(u(:, j) == [(value_of(i, j), i = 0, nx + 1)]) .and. tag(j) == j, 'column lost')
+      end do
+      call fill(u, tag, jfirst, jlast)  ! (the code's halo exchange)
+    end do
+  end subroutine balance_and_migrate
+
+  ! Direction and quality of the result; a bad halo refused; the integer handle under mpi_f08.
+  subroutine check_balanced_and_refusals_after()
+    call npblu_balancer_totals(bal, decisions, changes, moved, ierr)
+    call current_widths(widths)
+    if (rank == 0) print '(a,i0,a,i0,a,*(1x,i0))', 'decisions ', decisions, ', columns moved ', moved, &
+                                                     ', widths', widths
+    ! Direction and quality: the slow rank gave columns away, and the slowest stripe's time is within
+    ! two of its columns of the best whole-column partition's (modelled times: no noise to excuse more).
+    call check(decisions == 30 .and. moved > 0 .and. widths(2) < ncols / nranks, 'the balancer did not balance')
+    if (rank == 0) print '(a,f8.1,a,f8.1)', 'bottleneck ', maxval(widths * cost), ', best ', best_bottleneck(cost)
+    call check(maxval(widths * cost) <= best_bottleneck(cost) + 2 * maxval(cost), &
+               'the balanced partition is far from the best')
+
+    ! A bad halo is refused on every rank, nothing moved.
+    call npblu_balancer_migrate(bal, u, u, 8, -1, ierr)
+    call check(ierr == NPBLU_ERROR_ARGUMENT, 'halo -1 accepted')
+    call npblu_balancer_error_message(bal, message)
+    call check(len_trim(message) > 0, 'no message')
+    call npblu_balancer_destroy(bal, ierr)
+    call check(ierr == NPBLU_OK, 'destroy')
+#ifdef WITH_F08
+    ! An mpi_f08 code may also pass the integer handle (of its default kind).
+    call npblu_balancer_create(bal, int(MPI_COMM_WORLD%MPI_VAL), ncols, ierr, weights=cost)
+    call check(ierr == NPBLU_OK, 'create with an integer handle')
+    call npblu_balancer_destroy(bal, ierr)
+#endif
+  end subroutine check_balanced_and_refusals_after
 
   ! The smallest max_r width_r * cost_r over whole-column partitions of ncols (widths >= 1): the
   ! best bottleneck is one of the values w * cost_r, reachable iff the ranks can hold ncols within it.
