@@ -12,13 +12,13 @@
 #include "balance/partition.hpp"
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
+#include "lu/mpi/request_wait.hpp"
+#include "lu/mpi/stripe_comm.hpp"
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
-#include "lu/mpi/request_wait.hpp"
 #include "lu/residual.hpp"
 #include "lu/run_queue_clock.hpp"
 #include "lu/speed_emulation.hpp"
-#include "lu/mpi/stripe_comm.hpp"
 #include "lu/sweeps.hpp"
 
 namespace npblu {
@@ -36,7 +36,8 @@ struct SolverConfig {
   int planes_per_message = 1;
 };
 
-/// One rank's compute and wait seconds in one timed iteration.
+/// One rank's record of one timed iteration. What is stored and reported of
+/// it is the table in lu/io/iteration_record.cpp.
 struct IterationRecord {
   double compute = 0.0;
   double wait = 0.0;
@@ -44,6 +45,7 @@ struct IterationRecord {
   ColumnRange owned;       // this rank's columns during the iteration
   double on_cpu = 0.0;     // seconds running on a core (Linux schedstat; 0 where unavailable)
   double run_delay = 0.0;  // seconds runnable but not running (core shared with other work)
+  double speed = 1.0;      // emulated fraction of real speed during the iteration (1: not slowed)
 };
 
 /// Called collectively every `every` timed iterations with this rank's

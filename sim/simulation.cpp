@@ -131,15 +131,14 @@ SimResult simulate(const SimConfig& c) {
     // lu all-gathers the windows before deciding: every rank waits for the last.
     if (decide) model.synchronise(c.cost.latency * std::max(1.0, std::ceil(std::log2(c.ranks))), it_out);
     for (int r = 0; r < c.ranks; ++r) {
-      const std::size_t i = h.index(it - 1, r);
-      h.column_begin[i] = partition[r].begin;
-      h.column_end[i] = partition[r].end;
-      h.compute[i] = it_out[r].compute;
-      h.wait[i] = it_out[r].wait;
-      h.speed[i] = speed[r];
-      h.on_cpu[i] = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
-      h.run_delay[i] = 0.0;
-      records[r].push_back({it_out[r].compute, it_out[r].wait, h.on_cpu[i], 0.0});
+      IterationRecord rec;
+      rec.owned = partition[r];
+      rec.compute = it_out[r].compute;
+      rec.wait = it_out[r].wait;
+      rec.speed = speed[r];
+      rec.on_cpu = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
+      h.set(it - 1, r, rec);
+      records[r].push_back({rec.compute, rec.wait, rec.on_cpu, 0.0});
     }
     const double end = model.elapsed();
     result.iteration_time.push_back(end - previous_end);

@@ -107,17 +107,33 @@ std::string format_report(const RunReport& r) {
   return s;
 }
 
-nlohmann::json to_json(const RunReport& r) {
-  using nlohmann::json;
-  json j;
-  j["benchmark"] = "LU";
-  j["class"] = std::string(1, r.problem_class);
-  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
-  j["iterations"] = r.iterations;
+namespace {
+
+nlohmann::json verification_json(const VerificationResult& v) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& q : v.checks) {
+    checks.push_back({{"name", q.name},
+                      {"computed", q.computed},
+                      {"reference", q.reference},
+                      {"relative_difference", q.relative_difference},
+                      {"passed", q.passed}});
+  }
+  return {{"epsilon", v.epsilon}, {"checks", checks}};
+}
+
+nlohmann::json timers_json(const std::array<PhaseStats, PhaseTimers::kCount>& phases) {
+  nlohmann::json timers = nlohmann::json::object();
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = phases[p];
+    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
+        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
+  }
+  return timers;
+}
+
+// What the run computed and whether it verified.
+void put_results(nlohmann::json& j, const RunReport& r) {
   j["iterations_run"] = r.iterations_run;
-  j["dt"] = r.dt;
-  j["ranks"] = r.ranks;
-  j["columns"] = r.columns;
   j["time_s"] = r.seconds;
   j["mops"] = r.mops;
   j["mops_per_process"] = r.mops / r.ranks;
@@ -127,73 +143,63 @@ nlohmann::json to_json(const RunReport& r) {
   j["xcr"] = r.computed.xcr;
   j["xce"] = r.computed.xce;
   j["xci"] = r.computed.xci;
-  if (r.verification.performed) {
-    json checks = json::array();
-    for (const auto& q : r.verification.checks) {
-      checks.push_back({{"name", q.name},
-                        {"computed", q.computed},
-                        {"reference", q.reference},
-                        {"relative_difference", q.relative_difference},
-                        {"passed", q.passed}});
-    }
-    j["verification"] = {{"epsilon", r.verification.epsilon}, {"checks", checks}};
-  }
+  if (r.verification.performed) j["verification"] = verification_json(r.verification);
   j["field_checksum"] = r.field_checksum;
+  j["timers"] = timers_json(r.phases);
+}
+
+}  // namespace
+
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
+                            int moved_columns) {
+  nlohmann::json j;
+  j["balance_steps"] = steps;
+  j["moved_columns"] = moved_columns;
+  j["imbalance_by_iteration"] = history.imbalance_by_iteration();
+  j["imbalance"] = history.window_imbalance(0, history.iterations());
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& m : moves)
+    list.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
+  j["balance_moves"] = list;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const auto& l : history.loads())
+    ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+  j["rank_loads"] = ranks;
+  return j;
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  using nlohmann::json;
+  json j;
+  j["benchmark"] = "LU";
+  j["class"] = std::string(1, r.problem_class);
+  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
+  j["iterations"] = r.iterations;
+  j["dt"] = r.dt;
+  j["ranks"] = r.ranks;
+  j["columns"] = r.columns;
+  put_results(j, r);
   j["isa"] = isa_name(active_isa());  // the kernels' instruction-set level (lu/isa.hpp)
   {
     json levels = json::array();
     for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
     j["isa_supported"] = levels;
   }
-  json timers = json::object();
-  for (int p = 0; p < PhaseTimers::kCount; ++p) {
-    const auto& st = r.phases[p];
-    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
-        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
-  }
-  j["timers"] = timers;
   j["weight_source"] = r.weight_source;
-  j["balance"] = r.balance_mode;
-  j["balance_steps"] = r.balance_steps;
-  j["moved_columns"] = r.moved_columns;
-  j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
-  {
-    const auto& h = r.history;
-    auto per_iteration = [&](const auto& v) {
-      json rows = json::array();
-      for (int it = 0; it < h.iterations(); ++it) {
-        rows.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
-                                                                 v.begin() + h.index(it, 0) + h.ranks()));
-      }
-      return rows;
-    };
-    j["history"] = {
-        {"column_begin", per_iteration(h.column_begin)}, {"column_end", per_iteration(h.column_end)},
-        {"compute_s", per_iteration(h.compute)},         {"wait_s", per_iteration(h.wait)},
-        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)},
-        {"on_cpu_s", per_iteration(h.on_cpu)},           {"run_delay_s", per_iteration(h.run_delay)}};
-    json moves = json::array();
-    for (const auto& m : r.moves) {
-      moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
-    }
-    j["balance_moves"] = moves;
-  }
   j["weights"] = r.weights;
-  j["imbalance"] = r.imbalance();
-  json ranks = json::array();
-  for (const auto& l : r.history.loads())
-    ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
-  j["rank_loads"] = ranks;
-  if (r.emulation.active()) {
-    json segments = json::array();
-    for (const auto& seg : r.emulation.segments()) {
-      segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
-    }
-    j["emulated_speeds"] = {{"spec", r.emulation.spec()}, {"schedule", segments}};
-  } else {
-    j["emulated_speeds"] = nullptr;
-  }
+  j["balance"] = r.balance_mode;
+  j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
+  j["history"] = history_json(r.history);
+  j["emulated_speeds"] = emulation_json(r.emulation);
   return j;
+}
+
+nlohmann::json emulation_json(const SpeedSchedule& emulation) {
+  if (!emulation.active()) return nullptr;
+  nlohmann::json segments = nlohmann::json::array();
+  for (const auto& seg : emulation.segments())
+    segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
+  return {{"spec", emulation.spec()}, {"schedule", segments}};
 }
 
 }  // namespace npblu

@@ -3,11 +3,12 @@
 #include <mpi.h>
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "lu/io/run_history.hpp"
 #include "lu/grid.hpp"
+#include "lu/io/run_history.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/speed_emulation.hpp"
 #include "verify/verification.hpp"
@@ -54,5 +55,14 @@ std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimer
 
 std::string format_report(const RunReport& r);
 nlohmann::json to_json(const RunReport& r);
+
+// The parts of the JSON report that lu-sim's shares (sim/report_json.cpp).
+/// "balance_steps", "moved_columns", "imbalance_by_iteration", "imbalance",
+/// "balance_moves", "rank_loads".
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
+                            int moved_columns);
+/// "emulated_speeds": null, or {"spec": the --emulate-speeds text, "schedule":
+/// [{"from_iteration", "speeds"}...]}.
+nlohmann::json emulation_json(const SpeedSchedule& emulation);
 
 }  // namespace npblu

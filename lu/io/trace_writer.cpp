@@ -56,11 +56,14 @@ void append_rows(hid_t ds, hid_t type, hsize_t at, hsize_t rows, hsize_t columns
   check(H5Dwrite(ds, type, mem_space, file_space, H5P_DEFAULT, data), "write");
 }
 
+hid_t hdf5_type(RecordType type) { return type == RecordType::integer ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE; }
+
 }  // namespace
 
 struct TraceWriter::Handles {
   Id file, iterations_group, balance_group;
-  Id iteration, column_begin, column_end, compute, wait, migration, speed, on_cpu, run_delay;
+  Id iteration;
+  std::vector<Id> fields;  // per field of the per-iteration record (iteration_record.hpp)
   Id move_iteration, move_boundary, move_columns;
 };
 
@@ -125,22 +128,8 @@ void TraceWriter::write_layout(const TraceMetadata& meta) {
   const hid_t g = h_->iterations_group;
   const hsize_t p = meta.ranks;
   h_->iteration = extendible(g, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration number, from 1");
-  h_->column_begin = extendible(g, "column_begin", H5T_NATIVE_INT, p, "column",
-                                "first global j column (0-based) owned by each rank during the iteration");
-  h_->column_end = extendible(g, "column_end", H5T_NATIVE_INT, p, "column",
-                              "one past the last global j column owned by each rank");
-  h_->compute = extendible(g, "compute_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                           "time computing (rhs, sweeps, updates), emulated slowdown included");
-  h_->wait = extendible(g, "wait_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                        "time in the sweep pipelines and the halo exchange, mostly blocked in MPI_Wait");
-  h_->migration = extendible(g, "migration_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                             "balancing decision and column migration after the iteration");
-  h_->speed = extendible(g, "emulated_speed", H5T_NATIVE_DOUBLE, p, "1",
-                         "emulated fraction of real speed (1: not slowed)");
-  h_->on_cpu = extendible(g, "on_cpu_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                          "time running on a core (Linux schedstat; 0 where unavailable)");
-  h_->run_delay = extendible(g, "run_delay_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                             "time runnable but waiting for a core (shared with other ranks or jobs)");
+  for (const RecordFieldInfo& f : iteration_record_fields())
+    h_->fields.push_back(extendible(g, f.trace_name, hdf5_type(f.type), p, f.units, f.meaning));
 
   h_->balance_group =
       Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
@@ -185,14 +174,16 @@ void TraceWriter::append(const RunHistory& rows, int first_iteration) {
   std::vector<int> numbers(n);
   for (hsize_t i = 0; i < n; ++i) numbers[i] = first_iteration + static_cast<int>(i);
   append_rows(h_->iteration, H5T_NATIVE_INT, iterations_written_, n, 0, numbers.data());
-  append_rows(h_->column_begin, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_begin.data());
-  append_rows(h_->column_end, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_end.data());
-  append_rows(h_->compute, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.compute.data());
-  append_rows(h_->wait, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.wait.data());
-  append_rows(h_->migration, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.migration.data());
-  append_rows(h_->speed, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.speed.data());
-  append_rows(h_->on_cpu, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.on_cpu.data());
-  append_rows(h_->run_delay, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.run_delay.data());
+  const auto fields = iteration_record_fields();
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const auto values = rows.values(f);
+    if (fields[f].type == RecordType::integer) {
+      const std::vector<int> ints(values.begin(), values.end());
+      append_rows(h_->fields[f], H5T_NATIVE_INT, iterations_written_, n, p, ints.data());
+    } else {
+      append_rows(h_->fields[f], H5T_NATIVE_DOUBLE, iterations_written_, n, p, values.data());
+    }
+  }
   iterations_written_ += n;
 }
 

@@ -15,14 +15,14 @@
 #include "balance/partition.hpp"
 #include "balance/weights.hpp"
 #include "lu/io/checkpoint.hpp"
-#include "lu/run/checkpoint_schedule.hpp"
-#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/io/partition_trace.hpp"
-#include "lu/migration/runtime_balancing.hpp"
-#include "lu/run/test_faults.hpp"
 #include "lu/io/trace_writer.hpp"
 #include "lu/isa.hpp"
+#include "lu/migration/runtime_balancing.hpp"
+#include "lu/mpi/messages.hpp"
+#include "lu/run/checkpoint_schedule.hpp"
+#include "lu/run/test_faults.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu {
@@ -277,8 +277,8 @@ std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& so
     }
   }
   agree(problem.empty(), one_line_message(problem), ctx.comm);
-  auto trace = std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every,
-                                                ctx.solver_config.emulation, ctx.comm, iterations_done);
+  auto trace = std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every, ctx.comm,
+                                                iterations_done);
   solver.set_iteration_hook([trace, balancing](int it, std::span<const IterationRecord> history) {
     trace->on_iteration(it, history, moves_of(balancing));
   });
@@ -343,8 +343,7 @@ RunReport build_report(const RunContext& ctx, const LuSolver& solver, const Solv
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
   }
-  report.history = gather_history(result.history, ctx.solver_config.emulation, ctx.comm,
-                                  result.iterations - static_cast<int>(result.history.size()) + 1);
+  report.history = gather_history(result.history, ctx.comm);
   return report;
 }
 
