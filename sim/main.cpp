@@ -202,27 +202,11 @@ int main(int argc, char** argv) {
                   std::to_string(c.iterations) + "): the balancer would never run");
     }
     check_outputs(json_path, trace_path, overwrite);
+    std::string command_line;
+    for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+    const RunIdentity run = run_identity(c, class_name, command_line);
     std::unique_ptr<TraceWriter> trace;
-    if (!trace_path.empty()) {
-      std::string cmd;
-      for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
-      TraceMetadata meta{class_name.empty() ? "U" : class_name,
-                         c.grid,
-                         c.iterations,
-                         c.ranks,
-                         mode_name(c.balance),
-                         c.settings.every,
-                         c.settings.threshold,
-                         c.settings.damping,
-                         "model",
-                         std::vector<double>(c.ranks, 1.0),
-                         c.speeds.spec(),
-                         std::vector<std::string>(c.ranks, "lu-sim"),
-                         NPBLU_VERSION,
-                         cmd,
-                         utc_now()};
-      trace = std::make_unique<TraceWriter>(trace_path, overwrite, meta);
-    }
+    if (!trace_path.empty()) trace = std::make_unique<TraceWriter>(trace_path, overwrite, run);
 
     try {
       validate(c.settings);
@@ -264,7 +248,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      const nlohmann::json j = report_json(c, r, wall, history);
+      const nlohmann::json j = report_json(run, c, r, wall, history);
       write_file_whole(json_path, j.dump(1) + "\n");  // aside, then renamed: never half a report
     }
     return 0;

@@ -1,6 +1,9 @@
 #include "sim/report_json.hpp"
 
+#include <cctype>
+
 #include "lu/io/report.hpp"
+#include "verify/class_table.hpp"
 
 namespace npblu::sim {
 
@@ -50,15 +53,43 @@ void put_model(nlohmann::json& j, const SimConfig& c) {
 
 }  // namespace
 
-nlohmann::json report_json(const SimConfig& c, const SimResult& r, double wall, bool history) {
+RunIdentity run_identity(const SimConfig& c, const std::string& class_name, const std::string& command_line) {
+  RunIdentity id;
+  id.program = "lu-sim";
+  id.program_version = NPBLU_VERSION;
+  id.isa = "model";  // no kernels run
+  id.mpi_library = mpi_library_version();
+  id.command_line = command_line;
+  id.start_time = utc_now();
+  id.hosts.assign(c.ranks, "lu-sim");
+  id.problem_class = class_name.empty() ? "U" : class_name;
+  if (const auto pc =
+          class_name.size() == 1 ? find_problem_class(char(std::toupper(class_name[0]))) : std::nullopt) {
+    id.problem_class = std::string(1, pc->name);
+    id.dt = pc->dt;
+  }
+  id.grid = c.grid;
+  id.iterations = c.iterations;
+  id.ranks = c.ranks;
+  try {
+    id.column_widths = starting_partition(c).widths();
+  } catch (const std::invalid_argument&) {
+    id.column_widths = c.columns;  // simulate() refuses them, naming the problem
+  }
+  id.weight_source = "model";
+  id.weights.assign(c.ranks, 1.0);
+  id.balance = mode_name(c.balance);
+  id.balance_every = c.settings.every;
+  id.balance_threshold = c.settings.threshold;
+  id.balance_damping = c.settings.damping;
+  id.emulated_speeds = c.speeds.spec();
+  return id;
+}
+
+nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const SimResult& r, double wall,
+                           bool history) {
   nlohmann::json j;
-  j["program"] = "lu-sim";
-  j["ranks"] = c.ranks;
-  j["grid"] = {c.grid.nx, c.grid.ny, c.grid.nz};
-  j["iterations"] = c.iterations;
-  j["balance"] = mode_name(c.balance);
-  j["balance_every"] = c.settings.every;
-  j["emulated_speeds"] = emulation_json(c.speeds);
+  put_identity(j, run);
   put_model(j, c);
   j["bottleneck_ratio_by_iteration"] = r.bottleneck_ratio;
   j["bottleneck_ratio_final"] = r.bottleneck_ratio.back();

@@ -31,6 +31,8 @@ std::vector<double> speeds_at(const SimConfig& c, int iteration) {
   return s;
 }
 
+}  // namespace
+
 Partition starting_partition(const SimConfig& c) {
   const ColumnRange interior = c.grid.interior_columns();
   if (c.balance == BalanceMode::off) return Partition::equal(interior, c.ranks);
@@ -38,6 +40,8 @@ Partition starting_partition(const SimConfig& c) {
   if (c.balance == BalanceMode::diffusive) return Partition::equal(interior, c.ranks);
   return Partition::from_weights(interior, speeds_at(c, 1));  // fixed, best: exact weights
 }
+
+namespace {
 
 // The oracle's stripes for the true speeds, nearest the current ones.
 Partition best_for(const Partition& current, const std::vector<double>& speed) {

@@ -25,14 +25,14 @@ fs::path scratch(const std::string& name) {
 
 CheckpointHeader sample_header() {
   CheckpointHeader h;
-  h.problem_class = 'U';
-  h.grid = kGrid;
-  h.iterations = 40;
-  h.dt = 0.1 + 0.2;  // not a short decimal: kept bit for bit
+  h.run.problem_class = "U";
+  h.run.grid = kGrid;
+  h.run.iterations = 40;
+  h.run.dt = 0.1 + 0.2;  // not a short decimal: kept bit for bit
   h.iteration = 17;
   h.timed_seconds = 1.25;
-  h.column_widths = {2, 3};
-  h.balance = "diffusive";
+  h.run.column_widths = {2, 3};
+  h.run.balance = "diffusive";
   h.phase_names = {"rhs", "jacld"};
   h.phase_seconds_min = {1, 2};
   h.phase_seconds_max = {3, 4};
@@ -74,11 +74,11 @@ TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
   CheckpointReader r(path);
   const CheckpointHeader& h = r.header();
   EXPECT_EQ(h.format_version, kCheckpointFormatVersion);
-  EXPECT_EQ(h.grid, kGrid);
-  EXPECT_EQ(h.dt, 0.1 + 0.2);
+  EXPECT_EQ(h.run.grid, kGrid);
+  EXPECT_EQ(h.run.dt, 0.1 + 0.2);
   EXPECT_EQ(h.iteration, 17);
-  EXPECT_EQ(h.column_widths, (std::vector<int>{2, 3}));
-  EXPECT_EQ(h.balance, "diffusive");
+  EXPECT_EQ(h.run.column_widths, (std::vector<int>{2, 3}));
+  EXPECT_EQ(h.run.balance, "diffusive");
   EXPECT_EQ(h.phase_names, (std::vector<std::string>{"rhs", "jacld"}));
   EXPECT_EQ(h.field_checksum, "0123456789abcdef");
   std::vector<double> read(kColumn * 3);

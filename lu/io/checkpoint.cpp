@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "lu/mpi/agreement.hpp"
-#include "lu/mpi/messages.hpp"
-#include "lu/io/output_files.hpp"
 #include "lu/field_checksum.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/message_units.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -40,33 +40,29 @@ void broadcast_string(std::string& text, MPI_Comm comm) {
 
 // The header fields every rank needs, from rank 0.
 void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
-  int ints[9] = {h.problem_class,
-                 h.grid.nx,
-                 h.grid.ny,
-                 h.grid.nz,
-                 h.iterations,
-                 h.iteration,
-                 static_cast<int>(h.column_widths.size()),
-                 h.balance_every,
-                 h.balance_moved_columns};
-  double doubles[4] = {h.dt, h.timed_seconds, h.balance_threshold, h.balance_damping};
-  MPI_Bcast(ints, 9, MPI_INT, 0, comm);
+  RunIdentity& r = h.run;
+  int ints[8] = {r.grid.nx,       r.grid.ny,
+                 r.grid.nz,       r.iterations,
+                 h.iteration,     static_cast<int>(r.column_widths.size()),
+                 r.balance_every, h.balance_moved_columns};
+  double doubles[4] = {r.dt, h.timed_seconds, r.balance_threshold, r.balance_damping};
+  MPI_Bcast(ints, 8, MPI_INT, 0, comm);
   MPI_Bcast(doubles, 4, MPI_DOUBLE, 0, comm);
-  h.problem_class = static_cast<char>(ints[0]);
-  h.grid = {ints[1], ints[2], ints[3]};
-  h.iterations = ints[4];
-  h.iteration = ints[5];
-  h.column_widths.resize(ints[6]);
-  h.ranks = ints[6];
-  h.balance_every = ints[7];
-  h.balance_moved_columns = ints[8];
-  MPI_Bcast(h.column_widths.data(), ints[6], MPI_INT, 0, comm);
-  h.dt = doubles[0];
+  r.grid = {ints[0], ints[1], ints[2]};
+  r.iterations = ints[3];
+  h.iteration = ints[4];
+  r.column_widths.resize(ints[5]);
+  r.ranks = ints[5];
+  r.balance_every = ints[6];
+  h.balance_moved_columns = ints[7];
+  MPI_Bcast(r.column_widths.data(), ints[5], MPI_INT, 0, comm);
+  r.dt = doubles[0];
   h.timed_seconds = doubles[1];
-  h.balance_threshold = doubles[2];
-  h.balance_damping = doubles[3];
-  broadcast_string(h.balance, comm);
-  broadcast_string(h.emulated_speeds, comm);
+  r.balance_threshold = doubles[2];
+  r.balance_damping = doubles[3];
+  broadcast_string(r.problem_class, comm);
+  broadcast_string(r.balance, comm);
+  broadcast_string(r.emulated_speeds, comm);
 }
 
 // Rank 0's side of a save: receives every stripe in rank (hence column)
@@ -124,7 +120,7 @@ std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm co
   Field5& u = solver.writable_state();
   const ColumnDatatype column(u);
   const Partition& p = solver.partition();
-  const int ny = reader.header().grid.ny;
+  const int ny = reader.header().run.grid.ny;
   std::vector<std::uint64_t> digests;
   std::string failure;
   for (int r = 0; r < p.ranks(); ++r) {
@@ -180,11 +176,11 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
   }
   agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
   if (root) {
-    failure = write_stripes(*writer, solver, header.grid.ny, comm);
+    failure = write_stripes(*writer, solver, header.run.grid.ny, comm);
     writer.reset();  // removes the temporary file of a failed write
   } else {
     const Field5& u = solver.state();
-    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
     check_mpi(
         MPI_Send(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm),
         "checkpoint send");
@@ -226,7 +222,7 @@ CheckpointStats restore_checkpoint(const fs::path& path, const CheckpointHeader&
     failure = read_stripes(*reader, solver, comm);
   } else {
     Field5& u = solver.writable_state();
-    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
     check_mpi(MPI_Recv(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm,
                        MPI_STATUS_IGNORE),
               "checkpoint receive");

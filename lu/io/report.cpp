@@ -16,7 +16,7 @@ bool RunReport::successful() const {
   bool finite = std::isfinite(computed.xci);
   for (const double v : computed.xcr) finite = finite && std::isfinite(v);
   for (const double v : computed.xce) finite = finite && std::isfinite(v);
-  const bool finished = iterations_run == iterations && finite;
+  const bool finished = iterations_run == run.iterations && finite;
   return verification.performed ? verification.passed && finished : finished;
 }
 
@@ -40,7 +40,7 @@ std::string format_report(const RunReport& r) {
   };
   s += "\n";
   if (r.verification.performed) {
-    s += fmt::format(" Verification being performed for class {}\n", r.problem_class);
+    s += fmt::format(" Verification being performed for class {}\n", r.run.problem_class);
     s += fmt::format(" Accuracy setting for epsilon = {:20.13E}\n", r.verification.epsilon);
     s += fmt::format(" {:<8} {:>22} {:>22} {:>22}\n", "quantity", "computed", "reference", "relative diff");
     for (const auto& q : r.verification.checks) {
@@ -54,13 +54,13 @@ std::string format_report(const RunReport& r) {
     s += fmt::format(" xci    = {:22.13E}\n", r.computed.xci);
   }
   s += "\n LU Benchmark Completed.\n";
-  line("Class", std::string(1, r.problem_class));
-  line("Size", fmt::format("{:4}x{:4}x{:4}", r.grid.nx, r.grid.ny, r.grid.nz));
+  line("Class", r.run.problem_class);
+  line("Size", fmt::format("{:4}x{:4}x{:4}", r.run.grid.nx, r.run.grid.ny, r.run.grid.nz));
   line("Iterations", fmt::format("{}", r.iterations_run));
   line("Time in seconds", fmt::format("{:.2f}", r.seconds));
-  line("Total processes", fmt::format("{}", r.ranks));
+  line("Total processes", fmt::format("{}", r.run.ranks));
   line("Mop/s total", fmt::format("{:.2f}", r.mops));
-  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.ranks));
+  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.run.ranks));
   line("Operation type", "floating point");
   line("Verification", r.verification.performed ? (r.successful() ? "SUCCESSFUL" : "UNSUCCESSFUL")
                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
@@ -73,31 +73,32 @@ std::string format_report(const RunReport& r) {
         "heterogeneous run)\n",
         r.emulation.spec());
   }
-  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
+  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.run.weight_source);
   s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
                    "compute s", "wait s");
   const std::vector<RankLoad> loads = r.history.loads();
   for (std::size_t p = 0; p < loads.size(); ++p) {
     const auto& l = loads[p];
-    const double w = p < r.weights.size() ? r.weights[p] : 1.0;
+    const double w = p < r.run.weights.size() ? r.run.weights[p] : 1.0;
     const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
     s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
                      l.compute, l.wait);
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
-  s += fmt::format(" Balancer: {}", r.balance_mode);
-  if (r.balance_mode == "diffusive" && r.history.iterations() > 0) {
+  s += fmt::format(" Balancer: {}", r.run.balance);
+  if (r.run.balance == "diffusive" && r.history.iterations() > 0) {
     const auto& h = r.history;
     const int n = h.iterations();
-    const int k = std::max(1, std::min(r.balance_every, n));
+    const int k = std::max(1, std::min(r.run.balance_every, n));
     s += fmt::format(
         " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
         "iterations, {:.4f} over the last {}",
-        r.balance_every, r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
-        h.window_imbalance(0, k), k, h.window_imbalance(n - k, n), k);
+        r.run.balance_every, r.balance_steps, r.moved_columns,
+        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), k,
+        h.window_imbalance(n - k, n), k);
   }
   s += "\n";
-  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
+  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.run.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
     const auto& st = r.phases[p];
@@ -136,7 +137,7 @@ void put_results(nlohmann::json& j, const RunReport& r) {
   j["iterations_run"] = r.iterations_run;
   j["time_s"] = r.seconds;
   j["mops"] = r.mops;
-  j["mops_per_process"] = r.mops / r.ranks;
+  j["mops_per_process"] = r.mops / r.run.ranks;
   j["verified"] = r.verification.performed && r.successful();
   j["verification_performed"] = r.verification.performed;
   j["successful"] = r.successful();
@@ -169,37 +170,17 @@ nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMo
 }
 
 nlohmann::json to_json(const RunReport& r) {
-  using nlohmann::json;
-  json j;
+  nlohmann::json j;
   j["benchmark"] = "LU";
-  j["class"] = std::string(1, r.problem_class);
-  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
-  j["iterations"] = r.iterations;
-  j["dt"] = r.dt;
-  j["ranks"] = r.ranks;
+  put_identity(j, r.run);
   j["columns"] = r.columns;
   put_results(j, r);
-  j["isa"] = isa_name(active_isa());  // the kernels' instruction-set level (lu/isa.hpp)
-  {
-    json levels = json::array();
-    for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
-    j["isa_supported"] = levels;
-  }
-  j["weight_source"] = r.weight_source;
-  j["weights"] = r.weights;
-  j["balance"] = r.balance_mode;
+  nlohmann::json levels = nlohmann::json::array();
+  for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
+  j["isa_supported"] = levels;
   j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
   j["history"] = history_json(r.history);
-  j["emulated_speeds"] = emulation_json(r.emulation);
   return j;
-}
-
-nlohmann::json emulation_json(const SpeedSchedule& emulation) {
-  if (!emulation.active()) return nullptr;
-  nlohmann::json segments = nlohmann::json::array();
-  for (const auto& seg : emulation.segments())
-    segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
-  return {{"spec", emulation.spec()}, {"schedule", segments}};
 }
 
 }  // namespace npblu

@@ -29,7 +29,7 @@ struct RankLoad {
 
 class RunHistory {
  public:
-  RunHistory() = default;
+  RunHistory() : RunHistory(0, 0) {}
   RunHistory(int ranks, int iterations);
 
   [[nodiscard]] int ranks() const { return ranks_; }

@@ -12,13 +12,6 @@
 
 namespace npblu {
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 namespace {
 
 using hdf5::array_attribute;
@@ -73,8 +66,8 @@ std::optional<int> trace_fault_injection_iteration() {
   return std::atoi(at);
 }
 
-TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta)
-    : h_(std::make_unique<Handles>()), ranks_(meta.ranks), fail_at_(trace_fault_injection_iteration()) {
+TraceWriter::TraceWriter(const std::string& path, bool overwrite, const RunIdentity& run)
+    : h_(std::make_unique<Handles>()), ranks_(run.ranks), fail_at_(trace_fault_injection_iteration()) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
   if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
     throw std::runtime_error(problem);
@@ -97,36 +90,21 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   }
   h_->file = Id(file, H5Fclose);
   try {
-    write_layout(meta);
+    write_layout(run);
   } catch (...) {
     discard();
     throw;
   }
 }
 
-void TraceWriter::write_layout(const TraceMetadata& meta) {
+void TraceWriter::write_layout(const RunIdentity& run) {
   const hid_t file = h_->file;
-
-  string_attribute(file, "class", meta.problem_class);
-  array_attribute(file, "grid", H5T_NATIVE_INT, std::vector<int>{meta.grid.nx, meta.grid.ny, meta.grid.nz});
-  array_attribute(file, "iterations", H5T_NATIVE_INT, std::vector<int>{meta.iterations});
-  array_attribute(file, "ranks", H5T_NATIVE_INT, std::vector<int>{meta.ranks});
-  string_attribute(file, "balance", meta.balance);
-  array_attribute(file, "balance_every", H5T_NATIVE_INT, std::vector<int>{meta.balance_every});
-  array_attribute(file, "balance_threshold", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_threshold});
-  array_attribute(file, "balance_damping", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_damping});
-  string_attribute(file, "weight_source", meta.weight_source);
-  array_attribute(file, "weights", H5T_NATIVE_DOUBLE, meta.weights);
-  string_attribute(file, "emulated_speeds", meta.emulation);
-  strings_attribute(file, "hosts", meta.hosts);
-  string_attribute(file, "program_version", meta.version);
-  string_attribute(file, "command_line", meta.command_line);
-  string_attribute(file, "start_time", meta.start_time);
+  write_identity_attributes(file, run);
 
   h_->iterations_group =
       Id(check_id(H5Gcreate2(file, "iterations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
   const hid_t g = h_->iterations_group;
-  const hsize_t p = meta.ranks;
+  const hsize_t p = run.ranks;
   h_->iteration = extendible(g, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration number, from 1");
   for (const RecordFieldInfo& f : iteration_record_fields())
     h_->fields.push_back(extendible(g, f.trace_name, hdf5_type(f.type), p, f.units, f.meaning));
