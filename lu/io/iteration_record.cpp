@@ -33,7 +33,7 @@ const RecordFieldInfo kIterationRecordFields[] = {
      "time runnable but waiting for a core (shared with other ranks or jobs)",
      [](const IterationRecord& r) { return r.run_delay; }},
 #ifdef NPBLU_TEST_EXTRA_RECORD_FIELD
-    // The test of "adding a field is one edit" (tests/record_field_check.py): this row alone.
+    // The test of "adding a field is one edit" (tests/schema_check.py): this row alone.
     {"busy_seconds", "busy_s", real, "s", "compute plus wait (test build only)",
      [](const IterationRecord& r) { return r.compute + r.wait; }},
 #endif

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Adding a field to the per-iteration record is one edit (lu/io/iteration_record.cpp).
+"""One copy per schema: the per-iteration record and the run identity.
+
+Adding a field to the per-iteration record is one edit (lu/io/iteration_record.cpp).
 
 lu and lu-sim built with NPBLU_TEST_EXTRA_RECORD_FIELD have one more row in the
 table: busy_seconds (JSON busy_s) = compute + wait, and nothing else changed.
@@ -8,6 +10,11 @@ Runs both and the ordinary lu, and checks that the new column is in the trace
 both JSON reports (history.busy_s, one value per iteration and rank, equal to
 compute_s + wait_s bit for bit), that the ordinary build has none of it, and
 that the extra row changes nothing computed (the same field checksum).
+
+The run identity (lu/io/run_identity.cpp) is one table too: every root
+attribute of each trace is a key of the same program's JSON report with the
+same value, and lu's and lu-sim's reports carry the same identity keys, with
+emulated_speeds the same object ({"spec", "schedule"}) in both.
 Needs Debian's python3-h5py.
 """
 import argparse
@@ -71,6 +78,40 @@ def check_report(path, iterations, ranks, extra):
     check_sum(rows, h["compute_s"], h["wait_s"], path)
 
 
+def text(v):
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def identity_of(trace, report_path):
+    """The trace's root attributes, each checked against the JSON report's key of the same name."""
+    report = json.load(open(report_path))
+    with h5py.File(trace, "r") as f:
+        names = set(f.attrs)
+        for name in names:
+            if name not in report:
+                fail(f"{report_path}: no key {name!r}, a root attribute of {trace}")
+            value, key = f.attrs[name], report[name]
+            if name == "emulated_speeds":
+                if not isinstance(key, dict) or key.get("spec") != text(value) or "schedule" not in key:
+                    fail(f"{report_path}: emulated_speeds {key!r} is not {{'spec': {text(value)!r}, 'schedule'}}")
+            elif isinstance(value, (bytes, str)):
+                if key != text(value):
+                    fail(f"{report_path}: {name} {key!r}, the trace holds {text(value)!r}")
+            else:
+                values = [text(v) for v in value.tolist()]
+                if (key if isinstance(key, list) else [key]) != values:
+                    fail(f"{report_path}: {name} {key!r}, the trace holds {values!r}")
+    return names
+
+
+def check_identity(lu_pair, sim_pair):
+    lu_names, sim_names = identity_of(*lu_pair), identity_of(*sim_pair)
+    if lu_names != sim_names:
+        fail(f"lu's and lu-sim's identities differ: {sorted(lu_names ^ sim_names)}")
+    if len(lu_names) < 20:
+        fail(f"the identity has {len(lu_names)} fields: {sorted(lu_names)}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lu", required=True, help="the ordinary lu")
@@ -95,7 +136,8 @@ def main():
          "--emulate-speeds", "1,1,0.5,1,1", "--history", "--json", "sim.json", "--trace", "sim.h5", "-q"])
     check_trace("sim.h5", 20, 5, True)
     check_report("sim.json", 20, 5, True)
-    print(f"OK: {TRACE_NAME} in both traces, history.{JSON_NAME} in both JSON reports; checksum "
+    check_identity(("plain.h5", "plain.json"), ("sim.h5", "sim.json"))
+    print(f"OK: the same run identity in both traces and reports; {TRACE_NAME} in both traces, history.{JSON_NAME} in both JSON reports; checksum "
           f"{checksums['plain']} unchanged")
 
 
