@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lu/io/checkpoint_file.hpp"
+#include "lu/io/checkpoint_header.hpp"
 
 using namespace npblu;
 namespace fs = std::filesystem;
@@ -89,6 +90,23 @@ TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
         << "column " << j;
   }
   fs::remove(path);
+}
+
+// What rank 0 broadcasts of a header: every attribute of the table, bit for bit.
+TEST(CheckpointFile, HeaderBytesRoundTrip) {
+  CheckpointHeader h = sample_header();
+  h.run.emulated_speeds = "1,0.5;@7:1,1";
+  h.run.program_version = "v:1;[x]";  // the separators inside a string
+  h.field_checksum = "0123456789abcdef";
+  const CheckpointHeader back = header_from_bytes(header_bytes(h));
+  EXPECT_EQ(header_bytes(back), header_bytes(h));
+  EXPECT_EQ(back.run.grid, kGrid);
+  EXPECT_EQ(back.run.dt, 0.1 + 0.2);
+  EXPECT_EQ(back.run.column_widths, (std::vector<int>{2, 3}));
+  EXPECT_EQ(back.run.emulated_speeds, "1,0.5;@7:1,1");
+  EXPECT_EQ(back.run.program_version, "v:1;[x]");
+  EXPECT_EQ(back.phase_seconds_max, (std::vector<double>{3, 4}));
+  EXPECT_THROW(header_from_bytes(header_bytes(h) + "1;"), std::runtime_error);
 }
 
 TEST(CheckpointFile, AnUncommittedWriteLeavesThePreviousFileWhole) {

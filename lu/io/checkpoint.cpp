@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lu/field_checksum.hpp"
+#include "lu/io/checkpoint_header.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"
 #include "lu/mpi/message_tags.hpp"
@@ -38,31 +39,14 @@ void broadcast_string(std::string& text, MPI_Comm comm) {
   MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
 }
 
-// The header fields every rank needs, from rank 0.
+// The header rank 0 read, on every rank: every attribute, through the
+// header's table (its canonical bytes, checksummed on rank 0).
 void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
-  RunIdentity& r = h.run;
-  int ints[8] = {r.grid.nx,       r.grid.ny,
-                 r.grid.nz,       r.iterations,
-                 h.iteration,     static_cast<int>(r.column_widths.size()),
-                 r.balance_every, h.balance_moved_columns};
-  double doubles[4] = {r.dt, h.timed_seconds, r.balance_threshold, r.balance_damping};
-  MPI_Bcast(ints, 8, MPI_INT, 0, comm);
-  MPI_Bcast(doubles, 4, MPI_DOUBLE, 0, comm);
-  r.grid = {ints[0], ints[1], ints[2]};
-  r.iterations = ints[3];
-  h.iteration = ints[4];
-  r.column_widths.resize(ints[5]);
-  r.ranks = ints[5];
-  r.balance_every = ints[6];
-  h.balance_moved_columns = ints[7];
-  MPI_Bcast(r.column_widths.data(), ints[5], MPI_INT, 0, comm);
-  r.dt = doubles[0];
-  h.timed_seconds = doubles[1];
-  r.balance_threshold = doubles[2];
-  r.balance_damping = doubles[3];
-  broadcast_string(r.problem_class, comm);
-  broadcast_string(r.balance, comm);
-  broadcast_string(r.emulated_speeds, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string bytes = rank == 0 ? header_bytes(h) : std::string();
+  broadcast_string(bytes, comm);
+  if (rank != 0) h = header_from_bytes(bytes);
 }
 
 // Rank 0's side of a save: receives every stripe in rank (hence column)

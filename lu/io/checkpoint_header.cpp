@@ -26,6 +26,7 @@ using Header = CheckpointHeader;
 
 using attribute::canonical;
 using attribute::get;
+using attribute::parse;
 using attribute::put;
 
 std::uint64_t fnv1a(const std::string& bytes) {
@@ -110,6 +111,7 @@ struct HeaderAttribute {
   std::function<void(hid_t, const char*, const Header&)> write;
   std::function<void(hid_t, const char*, Header&)> read;
   std::function<std::string(const Header&)> bytes;
+  std::function<void(std::string_view&, Header&)> parse;  // bytes' inverse
   std::function<std::string(const Header&)> problem;
 };
 
@@ -117,7 +119,8 @@ struct HeaderAttribute {
 #define NPBLU_MEMBER(member)                                            \
   [](hid_t f, const char* n, const Header& h) { put(f, n, h.member); }, \
       [](hid_t f, const char* n, Header& h) { get(f, n, h.member); },   \
-      [](const Header& h) { return canonical(h.member); }
+      [](const Header& h) { return canonical(h.member); },              \
+      [](std::string_view& in, Header& h) { parse(in, h.member); }
 
 std::string at_least_one(int v) { return v >= 1 ? std::string() : std::string("is below 1"); }
 
@@ -154,6 +157,7 @@ void add_identity_rows(std::vector<HeaderAttribute>& rows) {
     rows.push_back({name, [&f](hid_t file, const char* n, const Header& h) { f.write(file, n, h.run); },
                     [&f](hid_t file, const char* n, Header& h) { f.read(file, n, h.run); },
                     [&f](const Header& h) { return f.bytes(h.run); },
+                    [&f](std::string_view& in, Header& h) { f.parse(in, h.run); },
                     [name](const Header& h) { return identity_problem(name, h); }});
   }
 }
@@ -251,6 +255,19 @@ void write_header_checksums(hid_t file, const CheckpointHeader& h) {
     entries.push_back(a.name + "=" + digest_of(a, h));
   }
   hdf5::strings_attribute(file, kChecksums, entries);
+}
+
+std::string header_bytes(const CheckpointHeader& h) {
+  std::string bytes;
+  for (const HeaderAttribute& a : header_attributes()) bytes += a.bytes(h);
+  return bytes;
+}
+
+CheckpointHeader header_from_bytes(std::string_view bytes) {
+  CheckpointHeader h;
+  for (const HeaderAttribute& a : header_attributes()) a.parse(bytes, h);
+  if (!bytes.empty()) throw std::runtime_error("malformed canonical bytes");
+  return h;
 }
 
 CheckpointHeader read_header_attributes(hid_t file) {

@@ -13,6 +13,7 @@ namespace npblu {
 
 using attribute::canonical;
 using attribute::get;
+using attribute::parse;
 using attribute::put;
 
 namespace {
@@ -35,6 +36,7 @@ std::vector<int> grid_sizes(const GridSize& g) { return {g.nx, g.ny, g.nz}; }
   [](hid_t f, const char* n, const RunIdentity& id) { put(f, n, id.member); }, \
       [](hid_t f, const char* n, RunIdentity& id) { get(f, n, id.member); },   \
       [](const RunIdentity& id) { return canonical(id.member); },              \
+      [](std::string_view& in, RunIdentity& id) { parse(in, id.member); },     \
       [](nlohmann::json& j, const char* n, const RunIdentity& id) { j[n] = id.member; }
 
 // The table of the run identity: name, in the checkpoint header, then how
@@ -56,6 +58,12 @@ const RunIdentityField kRunIdentityFields[] = {
        id.grid = {g[0], g[1], g[2]};
      },
      [](const RunIdentity& id) { return canonical(grid_sizes(id.grid)); },
+     [](std::string_view& in, RunIdentity& id) {
+       std::vector<int> g;
+       parse(in, g);
+       if (g.size() != 3) throw std::runtime_error("malformed canonical bytes");
+       id.grid = {g[0], g[1], g[2]};
+     },
      [](nlohmann::json& j, const char* n, const RunIdentity& id) { j[n] = grid_sizes(id.grid); }},
     {"iterations", true, NPBLU_FIELD(iterations)},
     {"dt", true, NPBLU_FIELD(dt)},
@@ -71,6 +79,7 @@ const RunIdentityField kRunIdentityFields[] = {
      [](hid_t f, const char* n, const RunIdentity& id) { put(f, n, id.emulated_speeds); },
      [](hid_t f, const char* n, RunIdentity& id) { get(f, n, id.emulated_speeds); },
      [](const RunIdentity& id) { return canonical(id.emulated_speeds); },
+     [](std::string_view& in, RunIdentity& id) { parse(in, id.emulated_speeds); },
      [](nlohmann::json& j, const char* n, const RunIdentity& id) {
        j[n] = emulation_json(id.emulated_speeds);
      }},

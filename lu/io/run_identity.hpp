@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lu/grid.hpp"
@@ -49,7 +50,8 @@ struct RunIdentityField {
   bool in_checkpoint;  // a checkpoint header attribute (what a restart checks and continues)
   void (*write)(hid_t object, const char* name, const RunIdentity& id);
   void (*read)(hid_t object, const char* name, RunIdentity& id);
-  std::string (*bytes)(const RunIdentity& id);  // canonical bytes, for the checkpoint's checksums
+  std::string (*bytes)(const RunIdentity& id);              // canonical bytes, for the checkpoint's checksums
+  void (*parse)(std::string_view& bytes, RunIdentity& id);  // bytes' inverse: takes the field off the front
   void (*json)(nlohmann::json& out, const char* name, const RunIdentity& id);
 };
 
