@@ -1,6 +1,5 @@
 #include "lu/io/iteration_record.hpp"
 
-#include <stdexcept>
 #include <string_view>
 
 namespace npblu {
@@ -10,7 +9,7 @@ namespace {
 using enum RecordType;
 
 // The table of the per-iteration record: one row per quantity.
-const RecordFieldInfo kIterationRecordFields[] = {
+constexpr RecordFieldInfo kIterationRecordFields[] = {
     {"column_begin", "column_begin", integer, "column",
      "first global j column (0-based) owned by each rank during the iteration",
      [](const IterationRecord& r) { return double(r.owned.begin); }},
@@ -40,7 +39,7 @@ const RecordFieldInfo kIterationRecordFields[] = {
 };
 
 // The rows RecordField names are where it says.
-bool named_rows_in_place() {
+constexpr bool named_rows_in_place() {
   constexpr std::string_view kNamed[] = {"column_begin",   "column_end",        "compute_seconds",
                                          "wait_seconds",   "migration_seconds", "emulated_speed",
                                          "on_cpu_seconds", "run_delay_seconds"};
@@ -49,13 +48,10 @@ bool named_rows_in_place() {
       return false;
   return true;
 }
+static_assert(named_rows_in_place(), "the rows RecordField names must come first, in its order");
 
 }  // namespace
 
-std::span<const RecordFieldInfo> iteration_record_fields() {
-  static const bool checked = named_rows_in_place();
-  if (!checked) throw std::logic_error("iteration_record.cpp: the rows RecordField names are out of order");
-  return kIterationRecordFields;
-}
+std::span<const RecordFieldInfo> iteration_record_fields() { return kIterationRecordFields; }
 
 }  // namespace npblu

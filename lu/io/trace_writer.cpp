@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <stdexcept>
 
 #include "lu/io/hdf5_objects.hpp"
@@ -14,12 +13,10 @@ namespace npblu {
 
 namespace {
 
-using hdf5::array_attribute;
 using hdf5::check;
 using hdf5::check_id;
 using hdf5::Id;
 using hdf5::string_attribute;
-using hdf5::strings_attribute;
 
 // An extendible dataset of `columns` values per row, chunked along rows.
 Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,
