@@ -142,7 +142,7 @@ SimResult simulate(const SimConfig& c) {
       rec.speed = speed[r];
       rec.on_cpu = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
       h.set(it - 1, r, rec);
-      records[r].push_back({rec.compute, rec.wait, rec.on_cpu, 0.0});
+      records[r].push_back(rec);  // the balancer's part of the record
     }
     const double end = model.elapsed();
     result.iteration_time.push_back(end - previous_end);
