@@ -5,11 +5,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lu/migration/column_migration.hpp"
 #include "lu/field_checksum.hpp"
 #include "lu/forcing.hpp"
 #include "lu/halo_exchange.hpp"
 #include "lu/initial_state.hpp"
+#include "lu/migration/column_migration.hpp"
 #include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/message_units.hpp"
 #include "lu/surface_integral.hpp"
@@ -334,8 +334,13 @@ bool LuSolver::iterate(int istep, bool timed) {
   compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });
   iterations_run_ = istep;
   const RunQueueClock::Reading sched = run_queue_.read();
-  history_.push_back({timers_.compute() - compute_before, timers_.wait() - wait_before, 0.0, owned_,
-                      sched.on_cpu - sched_before.on_cpu, sched.waiting - sched_before.waiting});
+  IterationRecord& record = history_.emplace_back();
+  record.compute = timers_.compute() - compute_before;
+  record.wait = timers_.wait() - wait_before;
+  record.on_cpu = sched.on_cpu - sched_before.on_cpu;
+  record.run_delay = sched.waiting - sched_before.waiting;
+  record.owned = owned_;
+  record.speed = config_.emulation.speed(comm_.rank, istep);
   automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
   if (timed) {
     maybe_rebalance(istep);

@@ -10,15 +10,16 @@
 #include <vector>
 
 #include "balance/partition.hpp"
+#include "balance/window_summary.hpp"
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
+#include "lu/mpi/request_wait.hpp"
+#include "lu/mpi/stripe_comm.hpp"
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
-#include "lu/mpi/request_wait.hpp"
 #include "lu/residual.hpp"
 #include "lu/run_queue_clock.hpp"
 #include "lu/speed_emulation.hpp"
-#include "lu/mpi/stripe_comm.hpp"
 #include "lu/sweeps.hpp"
 
 namespace npblu {
@@ -36,14 +37,14 @@ struct SolverConfig {
   int planes_per_message = 1;
 };
 
-/// One rank's compute and wait seconds in one timed iteration.
-struct IterationRecord {
-  double compute = 0.0;
-  double wait = 0.0;
+/// One rank's record of one timed iteration: the timings the balancer reads
+/// (compute, wait, on_cpu, run_delay: balance/window_summary.hpp) and what
+/// the solver adds. What is stored and reported of it is the table in
+/// lu/io/iteration_record.cpp.
+struct IterationRecord : IterationTiming {
   double migration = 0.0;  // seconds moving columns after this iteration
   ColumnRange owned;       // this rank's columns during the iteration
-  double on_cpu = 0.0;     // seconds running on a core (Linux schedstat; 0 where unavailable)
-  double run_delay = 0.0;  // seconds runnable but not running (core shared with other work)
+  double speed = 1.0;      // emulated fraction of real speed during the iteration (1: not slowed)
 };
 
 /// Called collectively every `every` timed iterations with this rank's

@@ -13,6 +13,7 @@
 #include "balance/parse_number.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/io/trace_writer.hpp"
+#include "sim/report_json.hpp"
 #include "sim/simulation.hpp"
 #include "verify/class_table.hpp"
 
@@ -83,20 +84,6 @@ void check_outputs(const std::string& json_path, const std::string& trace_path, 
     files.push_back({"--trace", trace_path, true});
   }
   if (auto problem = same_file_problem(files); !problem.empty()) throw Usage(problem);
-}
-
-const char* mode_name(BalanceMode m) {
-  switch (m) {
-    case BalanceMode::off:
-      return "off";
-    case BalanceMode::fixed:
-      return "static";
-    case BalanceMode::diffusive:
-      return "diffusive";
-    case BalanceMode::best:
-      return "best";
-  }
-  return "?";
 }
 
 // balance/ names its settings; the user gave flags.
@@ -215,27 +202,11 @@ int main(int argc, char** argv) {
                   std::to_string(c.iterations) + "): the balancer would never run");
     }
     check_outputs(json_path, trace_path, overwrite);
+    std::string command_line;
+    for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+    const RunIdentity run = run_identity(c, class_name, command_line);
     std::unique_ptr<TraceWriter> trace;
-    if (!trace_path.empty()) {
-      std::string cmd;
-      for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
-      TraceMetadata meta{class_name.empty() ? "U" : class_name,
-                         c.grid,
-                         c.iterations,
-                         c.ranks,
-                         mode_name(c.balance),
-                         c.settings.every,
-                         c.settings.threshold,
-                         c.settings.damping,
-                         "model",
-                         std::vector<double>(c.ranks, 1.0),
-                         c.speeds.spec(),
-                         std::vector<std::string>(c.ranks, "lu-sim"),
-                         NPBLU_VERSION,
-                         cmd,
-                         utc_now()};
-      trace = std::make_unique<TraceWriter>(trace_path, overwrite, meta);
-    }
+    if (!trace_path.empty()) trace = std::make_unique<TraceWriter>(trace_path, overwrite, run);
 
     try {
       validate(c.settings);
@@ -277,66 +248,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      nlohmann::json j;
-      j["program"] = "lu-sim";
-      j["ranks"] = c.ranks;
-      j["grid"] = {c.grid.nx, c.grid.ny, c.grid.nz};
-      j["iterations"] = c.iterations;
-      j["balance"] = mode_name(c.balance);
-      j["balance_every"] = c.settings.every;
-      j["emulated_speeds"] = c.speeds.spec();
-      j["noise"] = c.noise;
-      j["noise_correlation"] = c.noise_correlation;
-      j["migration_iterations"] = c.migration_iterations;
-      j["migration_column_seconds"] = c.migration_column_seconds;
-      j["bottleneck_ratio_by_iteration"] = r.bottleneck_ratio;
-      j["bottleneck_ratio_final"] = r.bottleneck_ratio.back();
-      auto& log = j["decisions"] = nlohmann::json::array();
-      for (const auto& d : r.decisions) {
-        log.push_back({{"iteration", d.iteration},
-                       {"moved_columns", d.moved_columns},
-                       {"predicted_before", d.predicted_before},
-                       {"predicted_after", d.predicted_after},
-                       {"measured_before", d.measured_before},
-                       {"measured_after", d.measured_after},
-                       {"gain_s", d.gain},
-                       {"horizon", d.horizon},
-                       {"price_s", d.price},
-                       {"price_paid_s", d.price_paid}});
-      }
-      j["seed"] = c.seed;
-      j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
-                   {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
-      j["time_s"] = r.time;
-      j["model_seconds"] = wall;
-      j["iteration_time_s"] = r.iteration_time;
-      j["balance_steps"] = r.steps;
-      j["moved_columns"] = r.moved_columns;
-      j["migrated_columns"] = r.migrated_columns;
-      j["columns"] = r.final_columns;
-      j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
-      auto& moves = j["balance_moves"] = nlohmann::json::array();
-      for (const auto& m : r.moves)
-        moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
-      auto& rl = j["rank_loads"] = nlohmann::json::array();
-      for (const auto& l : loads)
-        rl.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
-      if (history) {
-        const auto& h = r.history;
-        auto rows = [&](const auto& v) {
-          nlohmann::json out = nlohmann::json::array();
-          for (int it = 0; it < h.iterations(); ++it) {
-            out.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
-                                                                    v.begin() + h.index(it, 0) + h.ranks()));
-          }
-          return out;
-        };
-        j["history"] = {{"column_begin", rows(h.column_begin)},
-                        {"column_end", rows(h.column_end)},
-                        {"compute_s", rows(h.compute)},
-                        {"wait_s", rows(h.wait)},
-                        {"speed", rows(h.speed)}};
-      }
+      const nlohmann::json j = report_json(run, c, r, wall, history);
       write_file_whole(json_path, j.dump(1) + "\n");  // aside, then renamed: never half a report
     }
     return 0;

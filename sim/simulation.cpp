@@ -31,6 +31,8 @@ std::vector<double> speeds_at(const SimConfig& c, int iteration) {
   return s;
 }
 
+}  // namespace
+
 Partition starting_partition(const SimConfig& c) {
   const ColumnRange interior = c.grid.interior_columns();
   if (c.balance == BalanceMode::off) return Partition::equal(interior, c.ranks);
@@ -38,6 +40,8 @@ Partition starting_partition(const SimConfig& c) {
   if (c.balance == BalanceMode::diffusive) return Partition::equal(interior, c.ranks);
   return Partition::from_weights(interior, speeds_at(c, 1));  // fixed, best: exact weights
 }
+
+namespace {
 
 // The oracle's stripes for the true speeds, nearest the current ones.
 Partition best_for(const Partition& current, const std::vector<double>& speed) {
@@ -131,15 +135,14 @@ SimResult simulate(const SimConfig& c) {
     // lu all-gathers the windows before deciding: every rank waits for the last.
     if (decide) model.synchronise(c.cost.latency * std::max(1.0, std::ceil(std::log2(c.ranks))), it_out);
     for (int r = 0; r < c.ranks; ++r) {
-      const std::size_t i = h.index(it - 1, r);
-      h.column_begin[i] = partition[r].begin;
-      h.column_end[i] = partition[r].end;
-      h.compute[i] = it_out[r].compute;
-      h.wait[i] = it_out[r].wait;
-      h.speed[i] = speed[r];
-      h.on_cpu[i] = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
-      h.run_delay[i] = 0.0;
-      records[r].push_back({it_out[r].compute, it_out[r].wait, h.on_cpu[i], 0.0});
+      IterationRecord rec;
+      rec.owned = partition[r];
+      rec.compute = it_out[r].compute;
+      rec.wait = it_out[r].wait;
+      rec.speed = speed[r];
+      rec.on_cpu = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
+      h.set(it - 1, r, rec);
+      records[r].push_back(rec);  // the balancer's part of the record
     }
     const double end = model.elapsed();
     result.iteration_time.push_back(end - previous_end);

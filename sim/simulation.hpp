@@ -66,4 +66,7 @@ double bottleneck_ratio(std::span<const int> widths, std::span<const double> spe
 /// Throws std::invalid_argument on an inconsistent configuration.
 SimResult simulate(const SimConfig& config);
 
+/// The stripes a modelled run starts on (throws std::invalid_argument on bad widths).
+Partition starting_partition(const SimConfig& config);
+
 }  // namespace npblu::sim

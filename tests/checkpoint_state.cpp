@@ -77,11 +77,11 @@ int run(const SolverConfig& config, int iteration, int rank, int size) {
   // A checkpoint file, restored on the reversed stripes.
   const std::string path = "checkpoint_state_" + std::to_string(size) + ".h5";
   CheckpointHeader header;
-  header.grid = config.grid;
-  header.iterations = config.iterations;
-  header.dt = config.dt;
+  header.run.grid = config.grid;
+  header.run.iterations = config.iterations;
+  header.run.dt = config.dt;
   header.iteration = iteration;
-  header.column_widths = stripes.widths();
+  header.run.column_widths = stripes.widths();
   save_checkpoint(path, header, a, MPI_COMM_WORLD);
   std::vector<int> reversed = stripes.widths();
   std::reverse(reversed.begin(), reversed.end());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lu/io/checkpoint_file.hpp"
+#include "lu/io/checkpoint_header.hpp"
 
 using namespace npblu;
 namespace fs = std::filesystem;
@@ -25,14 +26,14 @@ fs::path scratch(const std::string& name) {
 
 CheckpointHeader sample_header() {
   CheckpointHeader h;
-  h.problem_class = 'U';
-  h.grid = kGrid;
-  h.iterations = 40;
-  h.dt = 0.1 + 0.2;  // not a short decimal: kept bit for bit
+  h.run.problem_class = "U";
+  h.run.grid = kGrid;
+  h.run.iterations = 40;
+  h.run.dt = 0.1 + 0.2;  // not a short decimal: kept bit for bit
   h.iteration = 17;
   h.timed_seconds = 1.25;
-  h.column_widths = {2, 3};
-  h.balance = "diffusive";
+  h.run.column_widths = {2, 3};
+  h.run.balance = "diffusive";
   h.phase_names = {"rhs", "jacld"};
   h.phase_seconds_min = {1, 2};
   h.phase_seconds_max = {3, 4};
@@ -74,11 +75,11 @@ TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
   CheckpointReader r(path);
   const CheckpointHeader& h = r.header();
   EXPECT_EQ(h.format_version, kCheckpointFormatVersion);
-  EXPECT_EQ(h.grid, kGrid);
-  EXPECT_EQ(h.dt, 0.1 + 0.2);
+  EXPECT_EQ(h.run.grid, kGrid);
+  EXPECT_EQ(h.run.dt, 0.1 + 0.2);
   EXPECT_EQ(h.iteration, 17);
-  EXPECT_EQ(h.column_widths, (std::vector<int>{2, 3}));
-  EXPECT_EQ(h.balance, "diffusive");
+  EXPECT_EQ(h.run.column_widths, (std::vector<int>{2, 3}));
+  EXPECT_EQ(h.run.balance, "diffusive");
   EXPECT_EQ(h.phase_names, (std::vector<std::string>{"rhs", "jacld"}));
   EXPECT_EQ(h.field_checksum, "0123456789abcdef");
   std::vector<double> read(kColumn * 3);
@@ -89,6 +90,23 @@ TEST(CheckpointFile, RoundTripOfHeaderAndColumns) {
         << "column " << j;
   }
   fs::remove(path);
+}
+
+// What rank 0 broadcasts of a header: every attribute of the table, bit for bit.
+TEST(CheckpointFile, HeaderBytesRoundTrip) {
+  CheckpointHeader h = sample_header();
+  h.run.emulated_speeds = "1,0.5;@7:1,1";
+  h.run.program_version = "v:1;[x]";  // the separators inside a string
+  h.field_checksum = "0123456789abcdef";
+  const CheckpointHeader back = header_from_bytes(header_bytes(h));
+  EXPECT_EQ(header_bytes(back), header_bytes(h));
+  EXPECT_EQ(back.run.grid, kGrid);
+  EXPECT_EQ(back.run.dt, 0.1 + 0.2);
+  EXPECT_EQ(back.run.column_widths, (std::vector<int>{2, 3}));
+  EXPECT_EQ(back.run.emulated_speeds, "1,0.5;@7:1,1");
+  EXPECT_EQ(back.run.program_version, "v:1;[x]");
+  EXPECT_EQ(back.phase_seconds_max, (std::vector<double>{3, 4}));
+  EXPECT_THROW(header_from_bytes(header_bytes(h) + "1;"), std::runtime_error);
 }
 
 TEST(CheckpointFile, AnUncommittedWriteLeavesThePreviousFileWhole) {

@@ -13,11 +13,11 @@ namespace {
 RunReport sample_report() {
   const auto s = *find_problem_class('S');
   RunReport r;
-  r.problem_class = 'S';
-  r.grid = {12, 12, 12};
-  r.iterations = r.iterations_run = 50;
-  r.dt = 0.5;
-  r.ranks = 3;
+  r.run.problem_class = "S";
+  r.run.grid = {12, 12, 12};
+  r.run.iterations = r.iterations_run = 50;
+  r.run.dt = 0.5;
+  r.run.ranks = 3;
   r.columns = {3, 5, 2};
   r.seconds = 0.125;
   r.mops = lu_mops(12, 12, 12, 50, 0.125);
@@ -52,6 +52,17 @@ TEST(Report, JsonHasTheDocumentedFieldsAtFullPrecision) {
   EXPECT_EQ(back.at("verification").at("checks").size(), 11u);
 }
 
+TEST(Report, JsonHasEveryFieldOfTheRunIdentity) {
+  RunReport r = sample_report();
+  r.run.emulated_speeds = "1,0.5,1;@20:1,1,1";
+  const auto j = to_json(r);
+  for (const RunIdentityField& f : run_identity_fields()) EXPECT_TRUE(j.contains(f.name)) << f.name;
+  // The same object in lu's and lu-sim's reports (both from the table), null without emulation.
+  EXPECT_EQ(j.at("emulated_speeds").at("spec"), "1,0.5,1;@20:1,1,1");
+  EXPECT_EQ(j.at("emulated_speeds").at("schedule")[1].at("from_iteration"), 20);
+  EXPECT_TRUE(to_json(sample_report()).at("emulated_speeds").is_null());
+}
+
 TEST(Report, FailedVerificationIsUnsuccessful) {
   RunReport r = sample_report();
   r.computed.xci = std::nan("");
@@ -79,7 +90,7 @@ TEST(Report, TextLooksLikeNpb) {
 
 TEST(Report, CustomRunIsNotCalledVerified) {
   RunReport r = sample_report();
-  r.problem_class = 'U';
+  r.run.problem_class = std::string(1, 'U');  // (not = "U": a GCC 12 -Wrestrict false positive)
   r.verification = {};
   EXPECT_TRUE(r.successful());
   EXPECT_EQ(to_json(r).at("verified"), false);

@@ -132,7 +132,7 @@ TEST(SimulationBottleneck, NoiseCorrelationKeepsTheMarginalDeviation) {
     c.noise_correlation = rho;
     const SimResult r = simulate(c);
     std::vector<double> x;
-    for (int it = 0; it < c.iterations; ++it) x.push_back(r.history.compute[r.history.index(it, 0)]);
+    for (int it = 0; it < c.iterations; ++it) x.push_back(r.history.at(RecordField::compute, it, 0));
     const double m = sum(x, 0, c.iterations) / c.iterations;
     double v = 0.0, lag = 0.0;
     for (int i = 0; i < c.iterations; ++i) {
@@ -207,10 +207,10 @@ TEST(Simulation, HistoryTilesTheColumnsEveryIteration) {
   const SimResult r = simulate(chain(8, BalanceMode::diffusive, "1,1,0.5,1,1,1,1,0.3", 0.05));
   const auto& h = r.history;
   for (int it = 0; it < h.iterations(); ++it) {
-    EXPECT_EQ(h.column_begin[h.index(it, 0)], 1);
-    EXPECT_EQ(h.column_end[h.index(it, 7)], 161);
+    EXPECT_EQ(h.at(RecordField::column_begin, it, 0), 1);
+    EXPECT_EQ(h.at(RecordField::column_end, it, 7), 161);
     for (int q = 0; q + 1 < 8; ++q)
-      EXPECT_EQ(h.column_end[h.index(it, q)], h.column_begin[h.index(it, q + 1)]);
+      EXPECT_EQ(h.at(RecordField::column_end, it, q), h.at(RecordField::column_begin, it, q + 1));
   }
   EXPECT_GT(r.moved_columns, 0);
 }

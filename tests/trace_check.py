@@ -31,6 +31,10 @@ import h5py  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 # How launchers tell a process it is rank 0 (Open MPI, MPICH's hydra, PMIx).
 RANK0_ENV = {b"OMPI_COMM_WORLD_RANK=0", b"PMI_RANK=0", b"PMIX_RANK=0"}
+# The run identity (lu/io/run_identity.cpp) and the per-iteration record (lu/io/iteration_record.cpp).
+IDENTITY_ATTRIBUTES = ["program", "program_version", "isa", "mpi_library", "command_line", "start_time", "hosts",
+                       "class", "grid", "iterations", "dt", "ranks", "column_widths", "weight_source", "weights",
+                       "balance", "balance_every", "balance_threshold", "balance_damping", "emulated_speeds"]
 ITERATION_SETS = ["column_begin", "column_end", "compute_seconds", "wait_seconds", "migration_seconds",
                   "emulated_speed", "on_cpu_seconds", "run_delay_seconds"]
 
@@ -47,9 +51,7 @@ def fail(msg):
 
 def check_file(path, expect_iterations=None):
     with h5py.File(path, "r") as f:
-        for attr in ["class", "grid", "iterations", "ranks", "balance", "balance_every", "balance_threshold",
-                     "balance_damping", "weight_source", "weights", "emulated_speeds", "hosts", "program_version",
-                     "command_line", "start_time"]:
+        for attr in IDENTITY_ATTRIBUTES:
             if attr not in f.attrs:
                 fail(f"attribute {attr} missing")
         ranks = int(f.attrs["ranks"][0])
@@ -60,7 +62,9 @@ def check_file(path, expect_iterations=None):
             fail(f"{n} iterations in the trace, expected {expect_iterations}")
         if list(it) != list(range(1, n + 1)):
             fail("iteration numbers are not 1..N")
-        for name in ITERATION_SETS:
+        if set(ITERATION_SETS) - set(f["iterations"]):
+            fail(f"iterations/ lacks {sorted(set(ITERATION_SETS) - set(f['iterations']))}")
+        for name in set(f["iterations"]) - {"iteration"}:  # every row of the record's table
             shape = f["iterations/" + name].shape
             if shape != (n, ranks):
                 fail(f"iterations/{name} has shape {shape}, expected {(n, ranks)}")
@@ -138,6 +142,97 @@ def check_picture(trace, png):
         fail(f"the picture does not show the trace:\n{done.stdout}{done.stderr}")
 
 
+def check_sim_file(trace, png):
+    """file mode: a trace lu-sim wrote, and its picture."""
+    n, moves, ranks = check_file(trace)
+    if moves == 0:
+        fail("the lu-sim trace records no moves")
+    print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+    check_picture(trace, png)
+
+
+def run_and_check(mode, cmd, trace):
+    """schema and plot modes: run lu to the end, check the file (and render it)."""
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        print(proc.stdout[-3000:], proc.stderr[-3000:])
+        fail(f"lu exited {proc.returncode}")
+    n, moves, ranks = check_file(trace)
+    print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+    if mode == "plot":
+        png = trace[:-3] + ".png"
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
+                       check=True)
+        check_picture(trace, png)
+        os.remove(png)
+
+
+def find_rank0(trace, deadline):
+    """The pid of the lu process that is rank 0 of the run writing `trace`, or None by `deadline`."""
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    args = f.read().split(b"\0")
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    env = f.read().split(b"\0")
+            except OSError:
+                continue
+            if trace.encode() in args and args[0].endswith(b"/lu") and RANK0_ENV.intersection(env):
+                return int(pid)
+    return None
+
+
+def freeze_with_20_flushed(proc, trace, deadline):
+    """Freezes every rank once the file holds 20 flushed iterations, however slow the build; reads
+    what is on disk (a read may catch a flush half-way: then lets the run go on and retries).
+    Returns the frozen pids and the iterations on disk."""
+    ranks_pids, seen = [], None
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        ranks_pids = lu_pids(trace)
+        for pid in ranks_pids:
+            os.kill(pid, signal.SIGSTOP)
+        seen = flushed_iterations(trace)
+        if seen is not None and len(seen) >= 20:
+            break
+        for pid in ranks_pids:
+            os.kill(pid, signal.SIGCONT)
+    if proc.poll() is not None or seen is None:
+        fail("the run ended before it could be killed mid-way")
+    return ranks_pids, seen
+
+
+def kill_and_check(cmd, trace, rest):
+    """kill mode: kill rank 0 (the writer) while every rank is frozen: the file must hold exactly
+    the iterations on disk before the kill."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    rank0 = find_rank0(trace, deadline)
+    if rank0 is None:
+        proc.kill()
+        fail("rank 0 never started")
+    flush = int(rest[rest.index("--trace-flush") + 1]) if "--trace-flush" in rest else 10
+    ranks_pids, seen = freeze_with_20_flushed(proc, trace, deadline + 240)
+    os.kill(rank0, signal.SIGKILL)
+    for pid in ranks_pids:
+        if pid != rank0:
+            os.kill(pid, signal.SIGCONT)
+    proc.wait(timeout=60)
+    dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
+    if dump.returncode != 0:
+        fail("h5dump cannot open the trace of a killed run:\n" + dump.stderr[-2000:])
+    n, moves, ranks = check_file(trace)
+    if seen != list(range(1, len(seen) + 1)) or len(seen) % flush:
+        fail(f"the frozen run's file held iterations {seen[:3]}..{seen[-3:]}: not 1..n at a flush of {flush}")
+    if n != len(seen):
+        fail(f"the file holds {n} iterations after the kill, {len(seen)} were on disk before it")
+    print(f"killed rank 0 (pid {rank0}); the trace opens with h5dump and holds {n} iterations x {ranks} ranks")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mpiexec", default="")
@@ -151,85 +246,17 @@ def main():
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     a, extra = p.parse_known_args(argv[:argv.index("--")] if "--" in argv else argv)
     if a.mode == "file":
-        n, moves, ranks = check_file(extra[0])
-        if moves == 0:
-            fail("the lu-sim trace records no moves")
-        print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
-        check_picture(extra[0], extra[1])
+        check_sim_file(extra[0], extra[1])
         return
     os.makedirs(a.workdir, exist_ok=True)
     trace = os.path.join(a.workdir, f"trace_{a.mode}_{os.getpid()}.h5")
     if os.path.exists(trace):
         os.remove(trace)
     cmd = [*launcher(a, a.np), a.lu, *rest, "--quiet", "--trace", trace]
-
     if a.mode in ("schema", "plot"):
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0:
-            print(proc.stdout[-3000:], proc.stderr[-3000:])
-            fail(f"lu exited {proc.returncode}")
-        n, moves, ranks = check_file(trace)
-        print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
-        if a.mode == "plot":
-            png = trace[:-3] + ".png"
-            subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
-                           check=True)
-            check_picture(trace, png)
-            os.remove(png)
+        run_and_check(a.mode, cmd, trace)
     else:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        # Wait until the run is well under way (a few flushes), then kill rank 0, the writer.
-        deadline = time.monotonic() + 60
-        rank0 = None
-        while time.monotonic() < deadline and rank0 is None:
-            time.sleep(0.2)
-            for pid in os.listdir("/proc"):
-                if not pid.isdigit():
-                    continue
-                try:
-                    with open(f"/proc/{pid}/cmdline", "rb") as f:
-                        args = f.read().split(b"\0")
-                    with open(f"/proc/{pid}/environ", "rb") as f:
-                        env = f.read().split(b"\0")
-                except OSError:
-                    continue
-                if trace.encode() in args and args[0].endswith(b"/lu") and RANK0_ENV.intersection(env):
-                    rank0 = int(pid)
-        if rank0 is None:
-            proc.kill()
-            fail("rank 0 never started")
-        # Freeze every rank once the file holds 20 flushed iterations, however slow the build; read
-        # what is on disk (a read may catch a flush half-way: then let the run go on and retry), and
-        # kill rank 0 while all are frozen: the file must hold exactly that.
-        flush = int(rest[rest.index("--trace-flush") + 1]) if "--trace-flush" in rest else 10
-        ranks_pids = []
-        seen = None
-        while time.monotonic() < deadline + 240 and proc.poll() is None:
-            time.sleep(0.2)
-            ranks_pids = lu_pids(trace)
-            for pid in ranks_pids:
-                os.kill(pid, signal.SIGSTOP)
-            seen = flushed_iterations(trace)
-            if seen is not None and len(seen) >= 20:
-                break
-            for pid in ranks_pids:
-                os.kill(pid, signal.SIGCONT)
-        if proc.poll() is not None or seen is None:
-            fail("the run ended before it could be killed mid-way")
-        os.kill(rank0, signal.SIGKILL)
-        for pid in ranks_pids:
-            if pid != rank0:
-                os.kill(pid, signal.SIGCONT)
-        proc.wait(timeout=60)
-        dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
-        if dump.returncode != 0:
-            fail("h5dump cannot open the trace of a killed run:\n" + dump.stderr[-2000:])
-        n, moves, ranks = check_file(trace)
-        if seen != list(range(1, len(seen) + 1)) or len(seen) % flush:
-            fail(f"the frozen run's file held iterations {seen[:3]}..{seen[-3:]}: not 1..n at a flush of {flush}")
-        if n != len(seen):
-            fail(f"the file holds {n} iterations after the kill, {len(seen)} were on disk before it")
-        print(f"killed rank 0 (pid {rank0}); the trace opens with h5dump and holds {n} iterations x {ranks} ranks")
+        kill_and_check(cmd, trace, rest)
     if os.path.exists(trace):
         os.remove(trace)
 

@@ -7,12 +7,13 @@
 #include <memory>
 #include <vector>
 
-#include "lu/mpi/agreement.hpp"
-#include "lu/mpi/messages.hpp"
-#include "lu/io/output_files.hpp"
 #include "lu/field_checksum.hpp"
+#include "lu/io/checkpoint_header.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/message_units.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -38,35 +39,14 @@ void broadcast_string(std::string& text, MPI_Comm comm) {
   MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
 }
 
-// The header fields every rank needs, from rank 0.
+// The header rank 0 read, on every rank: every attribute, through the
+// header's table (its canonical bytes, checksummed on rank 0).
 void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
-  int ints[9] = {h.problem_class,
-                 h.grid.nx,
-                 h.grid.ny,
-                 h.grid.nz,
-                 h.iterations,
-                 h.iteration,
-                 static_cast<int>(h.column_widths.size()),
-                 h.balance_every,
-                 h.balance_moved_columns};
-  double doubles[4] = {h.dt, h.timed_seconds, h.balance_threshold, h.balance_damping};
-  MPI_Bcast(ints, 9, MPI_INT, 0, comm);
-  MPI_Bcast(doubles, 4, MPI_DOUBLE, 0, comm);
-  h.problem_class = static_cast<char>(ints[0]);
-  h.grid = {ints[1], ints[2], ints[3]};
-  h.iterations = ints[4];
-  h.iteration = ints[5];
-  h.column_widths.resize(ints[6]);
-  h.ranks = ints[6];
-  h.balance_every = ints[7];
-  h.balance_moved_columns = ints[8];
-  MPI_Bcast(h.column_widths.data(), ints[6], MPI_INT, 0, comm);
-  h.dt = doubles[0];
-  h.timed_seconds = doubles[1];
-  h.balance_threshold = doubles[2];
-  h.balance_damping = doubles[3];
-  broadcast_string(h.balance, comm);
-  broadcast_string(h.emulated_speeds, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string bytes = rank == 0 ? header_bytes(h) : std::string();
+  broadcast_string(bytes, comm);
+  if (rank != 0) h = header_from_bytes(bytes);
 }
 
 // Rank 0's side of a save: receives every stripe in rank (hence column)
@@ -124,7 +104,7 @@ std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm co
   Field5& u = solver.writable_state();
   const ColumnDatatype column(u);
   const Partition& p = solver.partition();
-  const int ny = reader.header().grid.ny;
+  const int ny = reader.header().run.grid.ny;
   std::vector<std::uint64_t> digests;
   std::string failure;
   for (int r = 0; r < p.ranks(); ++r) {
@@ -180,11 +160,11 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
   }
   agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
   if (root) {
-    failure = write_stripes(*writer, solver, header.grid.ny, comm);
+    failure = write_stripes(*writer, solver, header.run.grid.ny, comm);
     writer.reset();  // removes the temporary file of a failed write
   } else {
     const Field5& u = solver.state();
-    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
     check_mpi(
         MPI_Send(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm),
         "checkpoint send");
@@ -226,7 +206,7 @@ CheckpointStats restore_checkpoint(const fs::path& path, const CheckpointHeader&
     failure = read_stripes(*reader, solver, comm);
   } else {
     Field5& u = solver.writable_state();
-    const ColumnRange range = saved_columns(solver.owned(), header.grid.ny);
+    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
     check_mpi(MPI_Recv(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm,
                        MPI_STATUS_IGNORE),
               "checkpoint receive");

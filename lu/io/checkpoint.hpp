@@ -41,7 +41,7 @@ CheckpointStats save_checkpoint(const std::filesystem::path& path, const Checkpo
                                 const LuSolver& solver, MPI_Comm comm);
 
 /// Collective: the header of the checkpoint at `path` (read by rank 0,
-/// broadcast; the field checksum only on rank 0). Throws RunError on every
+/// broadcast whole through the header's table). Throws RunError on every
 /// rank, naming --restart and the problem, when the file is refused.
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path, MPI_Comm comm);
 

@@ -9,11 +9,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "lu/field.hpp"
 #include "lu/io/checkpoint_header.hpp"
 #include "lu/io/hdf5_objects.hpp"
-#include "lu/mpi/messages.hpp"
 #include "lu/io/output_files.hpp"
-#include "lu/field.hpp"
+#include "lu/mpi/messages.hpp"
 
 namespace npblu {
 
@@ -73,10 +73,10 @@ struct CheckpointWriter::Handles {
 };
 
 CheckpointWriter::CheckpointWriter(std::filesystem::path path, const CheckpointHeader& header)
-    : h_(std::make_unique<Handles>()), path_(std::move(path)), grid_(header.grid) {
+    : h_(std::make_unique<Handles>()), path_(std::move(path)), grid_(header.run.grid) {
   hdf5::QuietErrors quiet;
   header_ = header;
-  header_.ranks = static_cast<int>(header.column_widths.size());
+  header_.run.ranks = static_cast<int>(header.run.column_widths.size());
   h_->file = Id(hdf5::create_aside(path_, temporary_), H5Fclose);
   try {
     create_contents();
@@ -149,7 +149,7 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& path)
   h_->field = Id(check_id(H5Dopen2(file, kField, H5P_DEFAULT), "open the field"), H5Dclose);
   Id space(check_id(H5Dget_space(h_->field), "field space"), H5Sclose);
   std::array<hsize_t, 4> dims{};
-  const auto expected = field_dims(header_.grid);
+  const auto expected = field_dims(header_.run.grid);
   if (H5Sget_simple_extent_ndims(space) != 4 || H5Sget_simple_extent_dims(space, dims.data(), nullptr) != 4 ||
       dims != expected)
     throw std::runtime_error("the field's shape does not match the grid");
@@ -163,7 +163,7 @@ CheckpointReader::~CheckpointReader() {
 void CheckpointReader::read_columns(int begin, int end, double* data) {
   hdf5::QuietErrors quiet;
   errno = 0;
-  const Slab s = column_slab(h_->field, header_.grid, begin, end);
+  const Slab s = column_slab(h_->field, header_.run.grid, begin, end);
   if (H5Dread(h_->field, H5T_NATIVE_DOUBLE, s.memory_space, s.file_space, H5P_DEFAULT, data) < 0)
     throw std::runtime_error("cannot read the field (truncated or corrupt)" + hdf5::system_reason());
 }

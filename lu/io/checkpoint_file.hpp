@@ -7,16 +7,10 @@
 // Layout (format version 2; README, "Checkpoint and restart"):
 //   /u                 double [ny][nz][nx][5]: the SSOR state, every column
 //                      (boundary columns included), in Field5's column layout
-//   root attributes    format_version, program_version, isa (the kernels' level that wrote
-//                      it: information only: v3 and v4 compute the same bits, baseline others), created, command_line,
-//                      class, grid, iterations, dt (bit for bit), iteration
-//                      (timed iterations done), timed_seconds, ranks,
-//                      column_widths, balance, balance_{every,threshold,damping},
-//                      balance_moved_columns, emulated_speeds,
-//                      phase_names, phase_seconds_{min,max,mean},
-//                      field_checksum (field_checksum.hpp's digest of u),
-//                      header_checksums (one digest per attribute above:
-//                      checkpoint_header.hpp, the one table of attributes)
+//   root attributes    the header: the run identity's checkpoint fields
+//                      (run_identity.cpp) and the checkpoint's own, each
+//                      checksummed (checkpoint_header.cpp: the one table of
+//                      attributes, their ranges and checksums)
 //
 // Durability: a writer writes FILE.XXXXXX.tmp (a fresh name, created with
 // O_EXCL: output_files.hpp), closes it, fsyncs it, renames it over FILE and
@@ -29,6 +23,7 @@
 #include <vector>
 
 #include "lu/grid.hpp"
+#include "lu/io/run_identity.hpp"
 
 namespace npblu {
 
@@ -39,24 +34,11 @@ inline constexpr int kCheckpointFormatVersion = 2;
 /// Everything in the file but the field.
 struct CheckpointHeader {
   int format_version = kCheckpointFormatVersion;
-  std::string program_version;
-  std::string isa;      // the kernels' level that wrote it (information only: lu/isa.hpp)
+  RunIdentity run;      // its checkpoint fields: the problem, stripes (when written), balancer, speeds
   std::string created;  // ISO 8601 UTC
-  std::string command_line;
-  char problem_class = 'U';
-  GridSize grid;
-  int iterations = 0;  // itmax
-  double dt = 0.0;
-  int iteration = 0;  // timed iterations done: the run continues with iteration + 1
+  int iteration = 0;    // timed iterations done: the run continues with iteration + 1
   double timed_seconds = 0.0;
-  int ranks = 0;                   // as stored: the writer stores column_widths.size()
-  std::vector<int> column_widths;  // per rank, when written
-  std::string balance = "static";  // off | static | diffusive
-  int balance_every = 5;           // the diffusive balancer's settings (run_config.hpp)
-  double balance_threshold = 0.02;
-  double balance_damping = 1.0;
   int balance_moved_columns = 0;
-  std::string emulated_speeds;  // the --emulate-speeds schedule ("" for none): a restart continues it
   std::vector<std::string> phase_names;
   std::vector<double> phase_seconds_min, phase_seconds_max, phase_seconds_mean;
   std::string field_checksum;

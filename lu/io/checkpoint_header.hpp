@@ -11,6 +11,9 @@
 // and its member in CheckpointHeader; the checksums then cover it.
 #include <hdf5.h>
 
+#include <string>
+#include <string_view>
+
 #include "lu/io/checkpoint_file.hpp"
 
 namespace npblu {
@@ -22,5 +25,10 @@ void write_header_checksums(hid_t file, const CheckpointHeader& h);
 /// Reads every attribute, checks the checksums and the values; throws
 /// std::runtime_error naming the attribute at fault.
 CheckpointHeader read_header_attributes(hid_t file);
+
+/// Every attribute's canonical bytes, in the table's order (what rank 0
+/// broadcasts of a header it read), and their inverse.
+std::string header_bytes(const CheckpointHeader& h);
+CheckpointHeader header_from_bytes(std::string_view bytes);
 
 }  // namespace npblu

@@ -24,7 +24,7 @@ void PartitionTrace::finish(std::span<const IterationRecord> history, std::span<
 void PartitionTrace::write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves) {
   const auto fresh = history.subspan(std::min(iterations_written_, history.size()));
   const int first = iterations_before_ + static_cast<int>(iterations_written_) + 1;
-  const RunHistory rows = gather_history(fresh, emulation_, comm_, first);
+  const RunHistory rows = gather_history(fresh, comm_);
   iterations_written_ = history.size();
   std::string failure;
   try {

@@ -21,11 +21,10 @@ class PartitionTrace {
   /// Collective. `writer` is non-null on rank 0 only.
   /// `iterations_before`: timed iterations done before this trace's first
   /// record (a restarted run's checkpoint iteration): records are numbered on from it.
-  PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, SpeedSchedule emulation, MPI_Comm comm,
+  PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, MPI_Comm comm,
                  int iterations_before = 0)
       : writer_(std::move(writer)),
         flush_every_(flush_every),
-        emulation_(std::move(emulation)),
         comm_(comm),
         iterations_before_(iterations_before) {}
 
@@ -42,7 +41,6 @@ class PartitionTrace {
 
   std::unique_ptr<TraceWriter> writer_;
   int flush_every_;
-  SpeedSchedule emulation_;
   MPI_Comm comm_;
   int iterations_before_ = 0;
   std::size_t iterations_written_ = 0;

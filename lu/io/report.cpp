@@ -16,7 +16,7 @@ bool RunReport::successful() const {
   bool finite = std::isfinite(computed.xci);
   for (const double v : computed.xcr) finite = finite && std::isfinite(v);
   for (const double v : computed.xce) finite = finite && std::isfinite(v);
-  const bool finished = iterations_run == iterations && finite;
+  const bool finished = iterations_run == run.iterations && finite;
   return verification.performed ? verification.passed && finished : finished;
 }
 
@@ -33,14 +33,13 @@ std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimer
   return stats;
 }
 
-std::string format_report(const RunReport& r) {
+namespace {
+
+// NPB's verification lines: each quantity against its reference, or the computed norms of a class U run.
+std::string verification_section(const RunReport& r) {
   std::string s;
-  auto line = [&](std::string_view label, const std::string& value) {
-    s += fmt::format(" {:<16}= {:>24}\n", label, value);
-  };
-  s += "\n";
   if (r.verification.performed) {
-    s += fmt::format(" Verification being performed for class {}\n", r.problem_class);
+    s += fmt::format(" Verification being performed for class {}\n", r.run.problem_class);
     s += fmt::format(" Accuracy setting for epsilon = {:20.13E}\n", r.verification.epsilon);
     s += fmt::format(" {:<8} {:>22} {:>22} {:>22}\n", "quantity", "computed", "reference", "relative diff");
     for (const auto& q : r.verification.checks) {
@@ -53,14 +52,26 @@ std::string format_report(const RunReport& r) {
     for (int m = 0; m < 5; ++m) s += fmt::format(" xce[{}] = {:22.13E}\n", m + 1, r.computed.xce[m]);
     s += fmt::format(" xci    = {:22.13E}\n", r.computed.xci);
   }
+  return s;
+}
+
+}  // namespace
+
+std::string format_report(const RunReport& r) {
+  std::string s;
+  auto line = [&](std::string_view label, const std::string& value) {
+    s += fmt::format(" {:<16}= {:>24}\n", label, value);
+  };
+  s += "\n";
+  s += verification_section(r);
   s += "\n LU Benchmark Completed.\n";
-  line("Class", std::string(1, r.problem_class));
-  line("Size", fmt::format("{:4}x{:4}x{:4}", r.grid.nx, r.grid.ny, r.grid.nz));
+  line("Class", r.run.problem_class);
+  line("Size", fmt::format("{:4}x{:4}x{:4}", r.run.grid.nx, r.run.grid.ny, r.run.grid.nz));
   line("Iterations", fmt::format("{}", r.iterations_run));
   line("Time in seconds", fmt::format("{:.2f}", r.seconds));
-  line("Total processes", fmt::format("{}", r.ranks));
+  line("Total processes", fmt::format("{}", r.run.ranks));
   line("Mop/s total", fmt::format("{:.2f}", r.mops));
-  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.ranks));
+  line("Mop/s/process", fmt::format("{:.2f}", r.mops / r.run.ranks));
   line("Operation type", "floating point");
   line("Verification", r.verification.performed ? (r.successful() ? "SUCCESSFUL" : "UNSUCCESSFUL")
                                                 : (r.successful() ? "NOT PERFORMED" : "UNSUCCESSFUL"));
@@ -73,31 +84,32 @@ std::string format_report(const RunReport& r) {
         "heterogeneous run)\n",
         r.emulation.spec());
   }
-  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.weight_source);
+  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.run.weight_source);
   s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
                    "compute s", "wait s");
   const std::vector<RankLoad> loads = r.history.loads();
   for (std::size_t p = 0; p < loads.size(); ++p) {
     const auto& l = loads[p];
-    const double w = p < r.weights.size() ? r.weights[p] : 1.0;
+    const double w = p < r.run.weights.size() ? r.run.weights[p] : 1.0;
     const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
     s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
                      l.compute, l.wait);
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
-  s += fmt::format(" Balancer: {}", r.balance_mode);
-  if (r.balance_mode == "diffusive" && r.history.iterations() > 0) {
+  s += fmt::format(" Balancer: {}", r.run.balance);
+  if (r.run.balance == "diffusive" && r.history.iterations() > 0) {
     const auto& h = r.history;
     const int n = h.iterations();
-    const int k = std::max(1, std::min(r.balance_every, n));
+    const int k = std::max(1, std::min(r.run.balance_every, n));
     s += fmt::format(
         " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
         "iterations, {:.4f} over the last {}",
-        r.balance_every, r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
-        h.window_imbalance(0, k), k, h.window_imbalance(n - k, n), k);
+        r.run.balance_every, r.balance_steps, r.moved_columns,
+        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), k,
+        h.window_imbalance(n - k, n), k);
   }
   s += "\n";
-  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.ranks, "min", "max",
+  s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.run.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
     const auto& st = r.phases[p];
@@ -107,92 +119,78 @@ std::string format_report(const RunReport& r) {
   return s;
 }
 
-nlohmann::json to_json(const RunReport& r) {
-  using nlohmann::json;
-  json j;
-  j["benchmark"] = "LU";
-  j["class"] = std::string(1, r.problem_class);
-  j["grid"] = {r.grid.nx, r.grid.ny, r.grid.nz};
-  j["iterations"] = r.iterations;
+namespace {
+
+nlohmann::json verification_json(const VerificationResult& v) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& q : v.checks) {
+    checks.push_back({{"name", q.name},
+                      {"computed", q.computed},
+                      {"reference", q.reference},
+                      {"relative_difference", q.relative_difference},
+                      {"passed", q.passed}});
+  }
+  return {{"epsilon", v.epsilon}, {"checks", checks}};
+}
+
+nlohmann::json timers_json(const std::array<PhaseStats, PhaseTimers::kCount>& phases) {
+  nlohmann::json timers = nlohmann::json::object();
+  for (int p = 0; p < PhaseTimers::kCount; ++p) {
+    const auto& st = phases[p];
+    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
+        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
+  }
+  return timers;
+}
+
+// What the run computed and whether it verified.
+void put_results(nlohmann::json& j, const RunReport& r) {
   j["iterations_run"] = r.iterations_run;
-  j["dt"] = r.dt;
-  j["ranks"] = r.ranks;
-  j["columns"] = r.columns;
   j["time_s"] = r.seconds;
   j["mops"] = r.mops;
-  j["mops_per_process"] = r.mops / r.ranks;
+  j["mops_per_process"] = r.mops / r.run.ranks;
   j["verified"] = r.verification.performed && r.successful();
   j["verification_performed"] = r.verification.performed;
   j["successful"] = r.successful();
   j["xcr"] = r.computed.xcr;
   j["xce"] = r.computed.xce;
   j["xci"] = r.computed.xci;
-  if (r.verification.performed) {
-    json checks = json::array();
-    for (const auto& q : r.verification.checks) {
-      checks.push_back({{"name", q.name},
-                        {"computed", q.computed},
-                        {"reference", q.reference},
-                        {"relative_difference", q.relative_difference},
-                        {"passed", q.passed}});
-    }
-    j["verification"] = {{"epsilon", r.verification.epsilon}, {"checks", checks}};
-  }
+  if (r.verification.performed) j["verification"] = verification_json(r.verification);
   j["field_checksum"] = r.field_checksum;
-  j["isa"] = isa_name(active_isa());  // the kernels' instruction-set level (lu/isa.hpp)
-  {
-    json levels = json::array();
-    for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
-    j["isa_supported"] = levels;
-  }
-  json timers = json::object();
-  for (int p = 0; p < PhaseTimers::kCount; ++p) {
-    const auto& st = r.phases[p];
-    timers[std::string(PhaseTimers::name(static_cast<Phase>(p)))] = {
-        {"min", st.min}, {"max", st.max}, {"mean", st.mean}};
-  }
-  j["timers"] = timers;
-  j["weight_source"] = r.weight_source;
-  j["balance"] = r.balance_mode;
-  j["balance_steps"] = r.balance_steps;
-  j["moved_columns"] = r.moved_columns;
-  j["imbalance_by_iteration"] = r.history.imbalance_by_iteration();
-  {
-    const auto& h = r.history;
-    auto per_iteration = [&](const auto& v) {
-      json rows = json::array();
-      for (int it = 0; it < h.iterations(); ++it) {
-        rows.push_back(std::vector<std::decay_t<decltype(v[0])>>(v.begin() + h.index(it, 0),
-                                                                 v.begin() + h.index(it, 0) + h.ranks()));
-      }
-      return rows;
-    };
-    j["history"] = {
-        {"column_begin", per_iteration(h.column_begin)}, {"column_end", per_iteration(h.column_end)},
-        {"compute_s", per_iteration(h.compute)},         {"wait_s", per_iteration(h.wait)},
-        {"migration_s", per_iteration(h.migration)},     {"speed", per_iteration(h.speed)},
-        {"on_cpu_s", per_iteration(h.on_cpu)},           {"run_delay_s", per_iteration(h.run_delay)}};
-    json moves = json::array();
-    for (const auto& m : r.moves) {
-      moves.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
-    }
-    j["balance_moves"] = moves;
-  }
-  j["weights"] = r.weights;
-  j["imbalance"] = r.imbalance();
-  json ranks = json::array();
-  for (const auto& l : r.history.loads())
+  j["timers"] = timers_json(r.phases);
+}
+
+}  // namespace
+
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
+                            int moved_columns) {
+  nlohmann::json j;
+  j["balance_steps"] = steps;
+  j["moved_columns"] = moved_columns;
+  j["imbalance_by_iteration"] = history.imbalance_by_iteration();
+  j["imbalance"] = history.window_imbalance(0, history.iterations());
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& m : moves)
+    list.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
+  j["balance_moves"] = list;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const auto& l : history.loads())
     ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
   j["rank_loads"] = ranks;
-  if (r.emulation.active()) {
-    json segments = json::array();
-    for (const auto& seg : r.emulation.segments()) {
-      segments.push_back({{"from_iteration", seg.from_iteration}, {"speeds", seg.speeds}});
-    }
-    j["emulated_speeds"] = {{"spec", r.emulation.spec()}, {"schedule", segments}};
-  } else {
-    j["emulated_speeds"] = nullptr;
-  }
+  return j;
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  nlohmann::json j;
+  j["benchmark"] = "LU";
+  put_identity(j, r.run);
+  j["columns"] = r.columns;
+  put_results(j, r);
+  nlohmann::json levels = nlohmann::json::array();
+  for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
+  j["isa_supported"] = levels;
+  j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
+  j["history"] = history_json(r.history);
   return j;
 }
 

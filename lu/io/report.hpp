@@ -3,11 +3,13 @@
 #include <mpi.h>
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "lu/io/run_history.hpp"
 #include "lu/grid.hpp"
+#include "lu/io/run_history.hpp"
+#include "lu/io/run_identity.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/speed_emulation.hpp"
 #include "verify/verification.hpp"
@@ -19,28 +21,20 @@ struct PhaseStats {
 };
 
 struct RunReport {
-  char problem_class = 'U';
-  GridSize grid;
-  int iterations = 0;  // requested (itmax)
+  RunIdentity run;          // what ran, where and how (the JSON report's identity keys)
+  SpeedSchedule emulation;  // run.emulated_speeds, parsed: inactive unless --emulate-speeds
   int iterations_run = 0;
-  double dt = 0.0;
-  int ranks = 1;
-  std::vector<int> columns;  // stripe width per rank
+  std::vector<int> columns;  // final stripe width per rank
   double seconds = 0.0;
   double mops = 0.0;
   VerifiedQuantities computed;
   VerificationResult verification;
   std::string field_checksum;
   std::array<PhaseStats, PhaseTimers::kCount> phases{};
-  std::string weight_source = "equal";
-  std::vector<double> weights;  // per rank, as measured or given
-  SpeedSchedule emulation;      // inactive unless --emulate-speeds
-  std::string balance_mode = "static";
   int balance_steps = 0;           // balancing steps that moved columns
   int moved_columns = 0;           // columns moved, summed over steps and boundaries
   RunHistory history;              // per iteration and rank
   std::vector<BalanceMove> moves;  // every balancing move
-  int balance_every = 0;
 
   /// max(compute) / mean(compute) over ranks for the whole run: 1 is perfect balance.
   [[nodiscard]] double imbalance() const { return history.window_imbalance(0, history.iterations()); }
@@ -54,5 +48,11 @@ std::array<PhaseStats, PhaseTimers::kCount> reduce_phase_timers(const PhaseTimer
 
 std::string format_report(const RunReport& r);
 nlohmann::json to_json(const RunReport& r);
+
+// The parts of the JSON report that lu-sim's shares (sim/report_json.cpp).
+/// "balance_steps", "moved_columns", "imbalance_by_iteration", "imbalance",
+/// "balance_moves", "rank_loads".
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
+                            int moved_columns);
 
 }  // namespace npblu

@@ -1,20 +1,20 @@
 #include "lu/io/run_history.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace npblu {
 
 RunHistory::RunHistory(int ranks, int iterations)
-    : column_begin(std::size_t(ranks) * iterations),
-      column_end(column_begin.size()),
-      compute(column_begin.size()),
-      wait(column_begin.size()),
-      migration(column_begin.size()),
-      speed(column_begin.size()),
-      on_cpu(column_begin.size()),
-      run_delay(column_begin.size()),
-      ranks_(ranks),
-      iterations_(iterations) {}
+    : ranks_(ranks),
+      iterations_(iterations),
+      values_(iteration_record_fields().size(), std::vector<double>(std::size_t(ranks) * iterations)) {}
+
+void RunHistory::set(int iteration, int rank, const IterationRecord& record) {
+  const auto fields = iteration_record_fields();
+  const std::size_t i = index(iteration, rank);
+  for (std::size_t f = 0; f < fields.size(); ++f) values_[f][i] = fields[f].read(record);
+}
 
 std::vector<double> RunHistory::imbalance_by_iteration() const {
   std::vector<double> out;
@@ -29,7 +29,7 @@ double RunHistory::window_imbalance(int first, int last) const {
   double max = 0.0, sum = 0.0;
   for (int r = 0; r < ranks_; ++r) {
     double c = 0.0;
-    for (int it = first; it < last; ++it) c += compute[index(it, r)];
+    for (int it = first; it < last; ++it) c += at(RecordField::compute, it, r);
     max = std::max(max, c);
     sum += c;
   }
@@ -40,30 +40,30 @@ std::vector<RankLoad> RunHistory::loads() const {
   std::vector<RankLoad> out;
   if (iterations_ == 0) return out;
   for (int r = 0; r < ranks_; ++r) {
-    const std::size_t last = index(iterations_ - 1, r);
-    RankLoad l{column_end[last] - column_begin[last], 0.0, 0.0};
+    const int last = iterations_ - 1;
+    RankLoad l{
+        static_cast<int>(at(RecordField::column_end, last, r) - at(RecordField::column_begin, last, r)), 0.0,
+        0.0};
     for (int it = 0; it < iterations_; ++it) {
-      l.compute += compute[index(it, r)];
-      l.wait += wait[index(it, r)];
+      l.compute += at(RecordField::compute, it, r);
+      l.wait += at(RecordField::wait, it, r);
     }
     out.push_back(l);
   }
   return out;
 }
 
-RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation,
-                          MPI_Comm comm, int first_iteration) {
+RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  constexpr int kFields = 7;                    // begin, end, compute, wait, migration, on cpu, run delay
+  const auto fields = iteration_record_fields();
+  const std::size_t per_record = fields.size();
   const int n = static_cast<int>(mine.size());  // the same on every rank
   std::vector<double> local;
-  local.reserve(std::size_t(n) * kFields);
-  for (const auto& rec : mine) {
-    local.insert(local.end(), {double(rec.owned.begin), double(rec.owned.end), rec.compute, rec.wait,
-                               rec.migration, rec.on_cpu, rec.run_delay});
-  }
+  local.reserve(std::size_t(n) * per_record);
+  for (const auto& rec : mine)
+    for (const auto& field : fields) local.push_back(field.read(rec));
   std::vector<double> all(rank == 0 ? local.size() * size : 0);
   MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(),
              static_cast<int>(local.size()), MPI_DOUBLE, 0, comm);
@@ -71,19 +71,33 @@ RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSche
   RunHistory h(size, n);
   for (int r = 0; r < size; ++r) {
     for (int it = 0; it < n; ++it) {
-      const double* f = &all[(std::size_t(r) * n + it) * kFields];
-      const std::size_t i = h.index(it, r);
-      h.column_begin[i] = static_cast<int>(f[0]);
-      h.column_end[i] = static_cast<int>(f[1]);
-      h.compute[i] = f[2];
-      h.wait[i] = f[3];
-      h.migration[i] = f[4];
-      h.on_cpu[i] = f[5];
-      h.run_delay[i] = f[6];
-      h.speed[i] = emulation.speed(r, first_iteration + it);
+      const double* v = &all[(std::size_t(r) * n + it) * per_record];
+      for (std::size_t f = 0; f < per_record; ++f) h.values_[f][h.index(it, r)] = v[f];
     }
   }
   return h;
+}
+
+nlohmann::json history_json(const RunHistory& h) {
+  nlohmann::json out = nlohmann::json::object();
+  const auto fields = iteration_record_fields();
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const auto v = h.values(f);
+    nlohmann::json rows = nlohmann::json::array();
+    for (int it = 0; it < h.iterations(); ++it) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int r = 0; r < h.ranks(); ++r) {
+        const double x = v[h.index(it, r)];
+        if (fields[f].type == RecordType::integer)
+          row.push_back(static_cast<int>(x));
+        else
+          row.push_back(x);
+      }
+      rows.push_back(std::move(row));
+    }
+    out[fields[f].json_name] = std::move(rows);
+  }
+  return out;
 }
 
 }  // namespace npblu

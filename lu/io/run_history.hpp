@@ -1,11 +1,14 @@
 #pragma once
 // What every rank did in every timed iteration, gathered to rank 0: the raw
 // material of the imbalance report, the JSON history and partition traces.
+// Its fields are the per-iteration record's table (iteration_record.hpp).
 #include <mpi.h>
 
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <vector>
 
+#include "lu/io/iteration_record.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu {
@@ -26,7 +29,7 @@ struct RankLoad {
 
 class RunHistory {
  public:
-  RunHistory() = default;
+  RunHistory() : RunHistory(0, 0) {}
   RunHistory(int ranks, int iterations);
 
   [[nodiscard]] int ranks() const { return ranks_; }
@@ -36,9 +39,14 @@ class RunHistory {
     return std::size_t(iteration) * ranks_ + rank;
   }
 
-  std::vector<int> column_begin, column_end;
-  std::vector<double> compute, wait, migration, speed;
-  std::vector<double> on_cpu, run_delay;  // seconds running / runnable but not running
+  /// Every field of one rank's record of one iteration, through the table.
+  void set(int iteration, int rank, const IterationRecord& record);
+  /// Field `field` (the table's row) of every iteration and rank, row-major [iteration][rank].
+  [[nodiscard]] std::span<const double> values(std::size_t field) const { return values_[field]; }
+  [[nodiscard]] std::span<const double> values(RecordField f) const { return values(std::size_t(f)); }
+  [[nodiscard]] double at(RecordField f, int iteration, int rank) const {
+    return values_[std::size_t(f)][index(iteration, rank)];
+  }
 
   /// max(compute) / mean(compute) over ranks within one iteration.
   [[nodiscard]] std::vector<double> imbalance_by_iteration() const;
@@ -48,13 +56,19 @@ class RunHistory {
   [[nodiscard]] std::vector<RankLoad> loads() const;
 
  private:
+  friend RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm);
+
   int ranks_ = 0;
   int iterations_ = 0;
+  std::vector<std::vector<double>> values_;  // per field of the table
 };
 
-/// Collective: every rank's records to rank 0 (empty history elsewhere).
-/// `first_iteration` numbers the first record (1-based), for the speeds.
-RunHistory gather_history(std::span<const IterationRecord> mine, const SpeedSchedule& emulation,
-                          MPI_Comm comm, int first_iteration = 1);
+/// Collective: every rank's records to rank 0 (empty history elsewhere),
+/// every field of the table.
+RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm);
+
+/// The JSON reports' "history": per field of the table (its json_name), one
+/// array per iteration of one value per rank.
+nlohmann::json history_json(const RunHistory& h);
 
 }  // namespace npblu

@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <stdexcept>
 
 #include "lu/io/hdf5_objects.hpp"
@@ -12,21 +11,12 @@
 
 namespace npblu {
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 namespace {
 
-using hdf5::array_attribute;
 using hdf5::check;
 using hdf5::check_id;
 using hdf5::Id;
 using hdf5::string_attribute;
-using hdf5::strings_attribute;
 
 // An extendible dataset of `columns` values per row, chunked along rows.
 Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,
@@ -56,11 +46,14 @@ void append_rows(hid_t ds, hid_t type, hsize_t at, hsize_t rows, hsize_t columns
   check(H5Dwrite(ds, type, mem_space, file_space, H5P_DEFAULT, data), "write");
 }
 
+hid_t hdf5_type(RecordType type) { return type == RecordType::integer ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE; }
+
 }  // namespace
 
 struct TraceWriter::Handles {
   Id file, iterations_group, balance_group;
-  Id iteration, column_begin, column_end, compute, wait, migration, speed, on_cpu, run_delay;
+  Id iteration;
+  std::vector<Id> fields;  // per field of the per-iteration record (iteration_record.hpp)
   Id move_iteration, move_boundary, move_columns;
 };
 
@@ -70,8 +63,8 @@ std::optional<int> trace_fault_injection_iteration() {
   return std::atoi(at);
 }
 
-TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta)
-    : h_(std::make_unique<Handles>()), ranks_(meta.ranks), fail_at_(trace_fault_injection_iteration()) {
+TraceWriter::TraceWriter(const std::string& path, bool overwrite, const RunIdentity& run)
+    : h_(std::make_unique<Handles>()), ranks_(run.ranks), fail_at_(trace_fault_injection_iteration()) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
   if (const auto problem = check_trace_path(path, overwrite); !problem.empty())
     throw std::runtime_error(problem);
@@ -94,53 +87,24 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const TraceMet
   }
   h_->file = Id(file, H5Fclose);
   try {
-    write_layout(meta);
+    write_layout(run);
   } catch (...) {
     discard();
     throw;
   }
 }
 
-void TraceWriter::write_layout(const TraceMetadata& meta) {
+void TraceWriter::write_layout(const RunIdentity& run) {
   const hid_t file = h_->file;
-
-  string_attribute(file, "class", meta.problem_class);
-  array_attribute(file, "grid", H5T_NATIVE_INT, std::vector<int>{meta.grid.nx, meta.grid.ny, meta.grid.nz});
-  array_attribute(file, "iterations", H5T_NATIVE_INT, std::vector<int>{meta.iterations});
-  array_attribute(file, "ranks", H5T_NATIVE_INT, std::vector<int>{meta.ranks});
-  string_attribute(file, "balance", meta.balance);
-  array_attribute(file, "balance_every", H5T_NATIVE_INT, std::vector<int>{meta.balance_every});
-  array_attribute(file, "balance_threshold", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_threshold});
-  array_attribute(file, "balance_damping", H5T_NATIVE_DOUBLE, std::vector<double>{meta.balance_damping});
-  string_attribute(file, "weight_source", meta.weight_source);
-  array_attribute(file, "weights", H5T_NATIVE_DOUBLE, meta.weights);
-  string_attribute(file, "emulated_speeds", meta.emulation);
-  strings_attribute(file, "hosts", meta.hosts);
-  string_attribute(file, "program_version", meta.version);
-  string_attribute(file, "command_line", meta.command_line);
-  string_attribute(file, "start_time", meta.start_time);
+  write_identity_attributes(file, run);
 
   h_->iterations_group =
       Id(check_id(H5Gcreate2(file, "iterations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
   const hid_t g = h_->iterations_group;
-  const hsize_t p = meta.ranks;
+  const hsize_t p = run.ranks;
   h_->iteration = extendible(g, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration number, from 1");
-  h_->column_begin = extendible(g, "column_begin", H5T_NATIVE_INT, p, "column",
-                                "first global j column (0-based) owned by each rank during the iteration");
-  h_->column_end = extendible(g, "column_end", H5T_NATIVE_INT, p, "column",
-                              "one past the last global j column owned by each rank");
-  h_->compute = extendible(g, "compute_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                           "time computing (rhs, sweeps, updates), emulated slowdown included");
-  h_->wait = extendible(g, "wait_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                        "time in the sweep pipelines and the halo exchange, mostly blocked in MPI_Wait");
-  h_->migration = extendible(g, "migration_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                             "balancing decision and column migration after the iteration");
-  h_->speed = extendible(g, "emulated_speed", H5T_NATIVE_DOUBLE, p, "1",
-                         "emulated fraction of real speed (1: not slowed)");
-  h_->on_cpu = extendible(g, "on_cpu_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                          "time running on a core (Linux schedstat; 0 where unavailable)");
-  h_->run_delay = extendible(g, "run_delay_seconds", H5T_NATIVE_DOUBLE, p, "s",
-                             "time runnable but waiting for a core (shared with other ranks or jobs)");
+  for (const RecordFieldInfo& f : iteration_record_fields())
+    h_->fields.push_back(extendible(g, f.trace_name, hdf5_type(f.type), p, f.units, f.meaning));
 
   h_->balance_group =
       Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
@@ -185,14 +149,16 @@ void TraceWriter::append(const RunHistory& rows, int first_iteration) {
   std::vector<int> numbers(n);
   for (hsize_t i = 0; i < n; ++i) numbers[i] = first_iteration + static_cast<int>(i);
   append_rows(h_->iteration, H5T_NATIVE_INT, iterations_written_, n, 0, numbers.data());
-  append_rows(h_->column_begin, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_begin.data());
-  append_rows(h_->column_end, H5T_NATIVE_INT, iterations_written_, n, p, rows.column_end.data());
-  append_rows(h_->compute, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.compute.data());
-  append_rows(h_->wait, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.wait.data());
-  append_rows(h_->migration, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.migration.data());
-  append_rows(h_->speed, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.speed.data());
-  append_rows(h_->on_cpu, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.on_cpu.data());
-  append_rows(h_->run_delay, H5T_NATIVE_DOUBLE, iterations_written_, n, p, rows.run_delay.data());
+  const auto fields = iteration_record_fields();
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const auto values = rows.values(f);
+    if (fields[f].type == RecordType::integer) {
+      const std::vector<int> ints(values.begin(), values.end());
+      append_rows(h_->fields[f], H5T_NATIVE_INT, iterations_written_, n, p, ints.data());
+    } else {
+      append_rows(h_->fields[f], H5T_NATIVE_DOUBLE, iterations_written_, n, p, values.data());
+    }
+  }
   iterations_written_ += n;
 }
 

@@ -3,7 +3,9 @@
 // numbers per rank and iteration, gathered there every few iterations, so a
 // single process appending to extendible datasets is simpler and cheaper than
 // collective parallel HDF5, and makes durability easy: after each flush the
-// file on disk is complete and consistent. Schema: README, "Partition traces".
+// file on disk is complete and consistent. Schema: the root attributes are
+// the run identity (run_identity.hpp), the datasets of "iterations" the
+// per-iteration record (iteration_record.hpp); README, "Partition traces".
 #include <hdf5.h>
 
 #include <filesystem>
@@ -15,37 +17,16 @@
 
 #include "lu/io/output_files.hpp"
 #include "lu/io/run_history.hpp"
-#include "lu/grid.hpp"
+#include "lu/io/run_identity.hpp"
 
 namespace npblu {
-
-struct TraceMetadata {
-  std::string problem_class;
-  GridSize grid;
-  int iterations = 0;
-  int ranks = 0;
-  std::string balance;  // off | static | diffusive
-  int balance_every = 0;
-  double balance_threshold = 0.0;
-  double balance_damping = 0.0;
-  std::string weight_source;
-  std::vector<double> weights;
-  std::string emulation;           // the --emulate-speeds spec, empty for none
-  std::vector<std::string> hosts;  // per rank
-  std::string version;
-  std::string command_line;
-  std::string start_time;  // ISO 8601, UTC (utc_now)
-};
-
-/// The current time as TraceMetadata::start_time takes it: "2026-11-22T07:55:04Z".
-std::string utc_now();
 
 class TraceWriter {
  public:
   /// Creates the file and its datasets (check_trace_path first: never over a
   /// non-regular file or a trace a live run holds); throws
   /// std::runtime_error with a message naming the problem.
-  TraceWriter(const std::string& path, bool overwrite, const TraceMetadata& meta);
+  TraceWriter(const std::string& path, bool overwrite, const RunIdentity& run);
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
@@ -62,7 +43,7 @@ class TraceWriter {
   void commit();
 
  private:
-  void write_layout(const TraceMetadata& meta);
+  void write_layout(const RunIdentity& run);
   void discard();
 
   struct Handles;

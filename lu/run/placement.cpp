@@ -1,0 +1,113 @@
+#include "lu/run/placement.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "balance/node_probes.hpp"
+#include "balance/weights.hpp"
+
+namespace npblu {
+
+namespace {
+
+/// The text of a weights file, read by rank 0 and broadcast.
+std::string read_weights_file(const std::string& path, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string text, problem;
+  if (rank == 0) {
+    // One weight per rank fits in far less; the cap keeps /dev/zero from filling memory.
+    constexpr std::size_t kMaxWeightsFile = 64 << 20;
+    std::error_code ec;
+    std::ifstream in(path);
+    if (std::filesystem::is_directory(path, ec)) {
+      problem = "--weights @FILE: " + quote_value(path) + " is a directory, not a weights file";
+    } else if (!in) {
+      problem = "--weights @FILE: cannot read weights file " + quote_value(path);
+    } else {
+      text.resize(kMaxWeightsFile + 1);
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      text.resize(static_cast<std::size_t>(in.gcount()));  // an empty file leaves "": "holds no weights"
+      if (text.size() > kMaxWeightsFile)
+        problem = "--weights @FILE: " + quote_value(path) + " is larger than 64 MB";
+    }
+  }
+  agree(problem.empty(), problem, comm);
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+  return text;
+}
+
+/// Weights given on the command line or in a file.
+std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx) {
+  std::vector<double> weights = spec.values;
+  if (!spec.file.empty()) {
+    const std::string text = read_weights_file(spec.file, ctx.comm);
+    try {
+      weights = parse_weight_file(text, spec.file);  // the same text, and verdict, on every rank
+    } catch (const std::invalid_argument& e) {
+      throw RunError("--weights @FILE: " + one_line_message(e.what()));
+    }
+  }
+  if (static_cast<int>(weights.size()) != ctx.ranks) {
+    throw RunError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +
+                   std::to_string(ctx.ranks) + " ranks");
+  }
+  return weights;
+}
+
+/// This rank's measured weight.
+double measure_weight(const RunContext& ctx) {
+  switch (ctx.config.placement.weights.source) {
+    case WeightSource::mflops:
+      return measure_mflops(0.5);
+    case WeightSource::bogomips:
+      return read_bogomips();
+    case WeightSource::calibrate: {
+      // A few iterations on equal stripes, with whatever slowdown is emulated.
+      const Partition equal = Partition::equal(ctx.problem.grid.interior_columns(), ctx.ranks);
+      LuSolver probe(ctx.comm, ctx.solver_config, equal);
+      return weight_from_timing(equal[ctx.rank].width(),
+                                probe.measure_compute(ctx.config.placement.calibration_iterations));
+    }
+    default:
+      return 1.0;
+  }
+}
+
+}  // namespace
+
+/// Step 2: weights every rank agrees on: equal, given (a file is read by
+/// rank 0 and broadcast), or measured on each rank and gathered.
+std::vector<double> agree_on_weights(const RunContext& ctx) {
+  const WeightSpec& spec = ctx.config.placement.weights;
+  if (!ctx.config.placement.columns.empty() || spec.source == WeightSource::equal) {
+    return std::vector<double>(ctx.ranks, 1.0);
+  }
+  if (spec.source == WeightSource::list) return given_weights(spec, ctx);
+  double mine = 0.0;
+  std::string failure;
+  try {
+    mine = measure_weight(ctx);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  agree(failure.empty(), failure, ctx.comm);
+  std::vector<double> weights(ctx.ranks);
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, weights.data(), 1, MPI_DOUBLE, ctx.comm);
+  return weights;
+}
+
+/// Step 3: the stripes, from --columns or the weights.
+Partition place_stripes(const RunContext& ctx, const std::vector<double>& weights) {
+  const ColumnRange interior = ctx.problem.grid.interior_columns();
+  const auto& columns = ctx.config.placement.columns;
+  return as_run_error([&] {
+    return columns.empty() ? Partition::from_weights(interior, weights)
+                           : Partition::from_widths(interior, columns);
+  });
+}
+
+}  // namespace npblu

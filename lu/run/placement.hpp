@@ -1,0 +1,18 @@
+#pragma once
+// Where the stripes go at the start of a run: weights every rank agrees on
+// (equal, given on the command line or in a file, or measured) and the
+// partition from them or from --columns.
+#include <vector>
+
+#include "balance/partition.hpp"
+#include "lu/run/run_context.hpp"
+
+namespace npblu {
+
+/// Step 2 (collective): weights every rank agrees on: equal, given (a file is
+/// read by rank 0 and broadcast), or measured on each rank and gathered.
+std::vector<double> agree_on_weights(const RunContext& ctx);
+/// Step 3: the stripes, from --columns or the weights.
+Partition place_stripes(const RunContext& ctx, const std::vector<double>& weights);
+
+}  // namespace npblu

@@ -1,0 +1,107 @@
+#include "sim/report_json.hpp"
+
+#include <cctype>
+
+#include "lu/io/report.hpp"
+#include "verify/class_table.hpp"
+
+namespace npblu::sim {
+
+const char* mode_name(BalanceMode m) {
+  switch (m) {
+    case BalanceMode::off:
+      return "off";
+    case BalanceMode::fixed:
+      return "static";
+    case BalanceMode::diffusive:
+      return "diffusive";
+    case BalanceMode::best:
+      return "best";
+  }
+  return "?";
+}
+
+namespace {
+
+nlohmann::json decisions_json(const std::vector<DecisionRecord>& decisions) {
+  nlohmann::json log = nlohmann::json::array();
+  for (const auto& d : decisions) {
+    log.push_back({{"iteration", d.iteration},
+                   {"moved_columns", d.moved_columns},
+                   {"predicted_before", d.predicted_before},
+                   {"predicted_after", d.predicted_after},
+                   {"measured_before", d.measured_before},
+                   {"measured_after", d.measured_after},
+                   {"gain_s", d.gain},
+                   {"horizon", d.horizon},
+                   {"price_s", d.price},
+                   {"price_paid_s", d.price_paid}});
+  }
+  return log;
+}
+
+// The model's settings: what calibrates it.
+void put_model(nlohmann::json& j, const SimConfig& c) {
+  j["noise"] = c.noise;
+  j["noise_correlation"] = c.noise_correlation;
+  j["migration_iterations"] = c.migration_iterations;
+  j["migration_column_seconds"] = c.migration_column_seconds;
+  j["seed"] = c.seed;
+  j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
+               {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
+}
+
+}  // namespace
+
+RunIdentity run_identity(const SimConfig& c, const std::string& class_name, const std::string& command_line) {
+  RunIdentity id;
+  id.program = "lu-sim";
+  id.program_version = NPBLU_VERSION;
+  id.isa = "model";  // no kernels run
+  id.mpi_library = mpi_library_version();
+  id.command_line = command_line;
+  id.start_time = utc_now();
+  id.hosts.assign(c.ranks, "lu-sim");
+  id.problem_class = class_name.empty() ? "U" : class_name;
+  if (const auto pc =
+          class_name.size() == 1 ? find_problem_class(char(std::toupper(class_name[0]))) : std::nullopt) {
+    id.problem_class = std::string(1, pc->name);
+    id.dt = pc->dt;
+  }
+  id.grid = c.grid;
+  id.iterations = c.iterations;
+  id.ranks = c.ranks;
+  try {
+    id.column_widths = starting_partition(c).widths();
+  } catch (const std::invalid_argument&) {
+    id.column_widths = c.columns;  // simulate() refuses them, naming the problem
+  }
+  id.weight_source = "model";
+  id.weights.assign(c.ranks, 1.0);
+  id.balance = mode_name(c.balance);
+  id.balance_every = c.settings.every;
+  id.balance_threshold = c.settings.threshold;
+  id.balance_damping = c.settings.damping;
+  id.emulated_speeds = c.speeds.spec();
+  return id;
+}
+
+nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const SimResult& r, double wall,
+                           bool history) {
+  nlohmann::json j;
+  put_identity(j, run);
+  put_model(j, c);
+  j["bottleneck_ratio_by_iteration"] = r.bottleneck_ratio;
+  j["bottleneck_ratio_final"] = r.bottleneck_ratio.back();
+  j["decisions"] = decisions_json(r.decisions);
+  j["time_s"] = r.time;
+  j["model_seconds"] = wall;
+  j["iteration_time_s"] = r.iteration_time;
+  j["migrated_columns"] = r.migrated_columns;
+  j["columns"] = r.final_columns;
+  j.update(balance_json(r.history, r.moves, r.steps, r.moved_columns));
+  if (history) j["history"] = history_json(r.history);
+  return j;
+}
+
+}  // namespace npblu::sim
