@@ -58,6 +58,7 @@ std::vector<double> BalancerSession::saved_state() const {
   balancer_.save(out);
   out.put_series(prices_);
   out.put(decisions_);
+  out.put(steps());
   out.put(moved_columns_);
   return std::move(out).take();
 }
@@ -74,12 +75,14 @@ void BalancerSession::restore_state(std::span<const double> state) {
     if (!(std::isfinite(p) && p >= 0.0))
       throw std::invalid_argument("balancer state: a step price is not finite");
   const int decisions = static_cast<int>(in.take_count(1L << 30, "decision count"));
+  const int steps = static_cast<int>(in.take_count(1L << 30, "step count"));
   const int moved = static_cast<int>(in.take_count(1L << 30, "moved column count"));
   if (!in.done()) throw std::invalid_argument("balancer state: numbers left over");
   balancer_ = std::move(balancer);
   prices_ = std::move(prices);
   decisions_ = decisions;
   moved_columns_ = moved;
+  earlier_steps_ = steps - static_cast<int>(log_.size());
   awaiting_outcome_ = false;  // a step's price comes with the window after it: that window was not saved
 }
 

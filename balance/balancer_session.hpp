@@ -64,7 +64,8 @@ class BalancerSession {
   [[nodiscard]] const BalanceDecision& last() const { return last_; }
   [[nodiscard]] const std::vector<DecisionRecord>& log() const { return log_; }
   [[nodiscard]] int decisions() const { return decisions_; }
-  [[nodiscard]] int steps() const { return static_cast<int>(log_.size()); }
+  /// Steps that moved columns, including those before a restored state (log() has this run's).
+  [[nodiscard]] int steps() const { return earlier_steps_ + static_cast<int>(log_.size()); }
   [[nodiscard]] int moved_columns() const { return moved_columns_; }
   /// Seconds one step is priced at: the mean of the last kPriceMemory
   /// measured steps; 0 before any was measured (the balancer then assumes
@@ -87,7 +88,7 @@ class BalancerSession {
   BalanceDecision last_;
   std::vector<DecisionRecord> log_;
   std::vector<double> prices_;
-  int decisions_ = 0, moved_columns_ = 0;
+  int decisions_ = 0, moved_columns_ = 0, earlier_steps_ = 0;
   bool awaiting_outcome_ =
       false;  // the last decision moved: its price and outcome come with the next reports
 };

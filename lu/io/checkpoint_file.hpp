@@ -29,7 +29,7 @@ namespace npblu {
 
 // 2: header_checksums (every header attribute checksummed), ranks,
 // emulated_speeds and balance_{every,threshold,damping} (a restart continues them).
-inline constexpr int kCheckpointFormatVersion = 2;
+inline constexpr int kCheckpointFormatVersion = 3;  // 3: the balancer's state
 
 /// Everything in the file but the field.
 struct CheckpointHeader {
@@ -39,6 +39,9 @@ struct CheckpointHeader {
   int iteration = 0;    // timed iterations done: the run continues with iteration + 1
   double timed_seconds = 0.0;
   int balance_moved_columns = 0;
+  // The diffusive balancer's evidence, step prices and counts
+  // (BalancerSession::saved_state); empty for runs without it.
+  std::vector<double> balancer_state;
   std::vector<std::string> phase_names;
   std::vector<double> phase_seconds_min, phase_seconds_max, phase_seconds_mean;
   std::string field_checksum;

@@ -50,6 +50,12 @@ std::string finite_non_negative(const std::vector<double>& values) {
   return {};
 }
 
+std::string all_finite(const std::vector<double>& values) {
+  for (const double v : values)
+    if (!std::isfinite(v)) return "holds " + std::to_string(v) + ", not a finite number";
+  return {};
+}
+
 std::string class_problem(const Header& h) {
   const RunIdentity& r = h.run;
   if (r.problem_class.size() != 1) return "is not one letter";
@@ -175,6 +181,8 @@ void add_checkpoint_rows(std::vector<HeaderAttribute>& rows) {
   rows.push_back({"balance_moved_columns", NPBLU_MEMBER(balance_moved_columns), [](const Header& h) {
                     return h.balance_moved_columns >= 0 ? std::string() : std::string("is negative");
                   }});
+  rows.push_back({"balancer_state", NPBLU_MEMBER(balancer_state),
+                  [](const Header& h) { return all_finite(h.balancer_state); }});
   rows.push_back({"phase_names", NPBLU_MEMBER(phase_names), none});
   rows.push_back({"phase_seconds_min", NPBLU_MEMBER(phase_seconds_min),
                   [](const Header& h) { return phases_problem(h, h.phase_seconds_min); }});

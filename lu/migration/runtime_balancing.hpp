@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "balance/diffusive_balancer.hpp"
-#include "lu/migration/collective_balancer.hpp"
 #include "lu/io/run_history.hpp"
+#include "lu/migration/collective_balancer.hpp"
 #include "lu/solver.hpp"
 
 namespace npblu {
@@ -27,6 +27,10 @@ class RuntimeBalancing {
             LuSolver& solver);
 
   [[nodiscard]] int steps() const { return balancer_.session().steps(); }
+  /// What the balancer has learnt, for a checkpoint, and back (a restart on
+  /// as many ranks continues it; BalancerSession::restore_state).
+  [[nodiscard]] std::vector<double> saved_state() const { return balancer_.session().saved_state(); }
+  void restore_state(std::span<const double> state) { balancer_.session().restore_state(state); }
   [[nodiscard]] int moved_columns() const { return balancer_.session().moved_columns(); }
   [[nodiscard]] const std::vector<BalanceMove>& moves() const { return moves_; }
   [[nodiscard]] const std::vector<DecisionRecord>& log() const { return balancer_.session().log(); }

@@ -177,6 +177,7 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
   s.solver = make_solver(s.ctx, partition);
   s.run = run_identity(s.ctx, partition, s.weights);
   s.balancing = attach_balancer(s.ctx, *s.solver);
+  if (restart) continue_balancer(s.ctx, *restart, s.balancing.get());
   s.trace = attach_trace(s.ctx, *s.solver, s.run, s.balancing, restart ? restart->iteration : 0);
   // A restarted run prints its header once the checkpoint is accepted: a
   // refused one must not look like a run that started.

@@ -103,6 +103,18 @@ RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<
 
 /// After start(): u and the iteration count from the checkpoint, then the
 /// run's header and a line saying where it continues from.
+void continue_balancer(const RunContext& ctx, const CheckpointHeader& header, RuntimeBalancing* balancing) {
+  if (!balancing || header.balancer_state.empty() ||
+      static_cast<int>(header.run.column_widths.size()) != ctx.ranks)
+    return;
+  try {
+    balancing->restore_state(header.balancer_state);
+  } catch (const std::invalid_argument& e) {
+    throw RunError("--restart " + quote_value(ctx.config.checkpoint.restart.string()) +
+                   ": attribute 'balancer_state' refused: " + e.what());
+  }
+}
+
 void restore(const RunContext& ctx, const CheckpointHeader& header, LuSolver& solver,
              const std::function<void()>& print_header) {
   const auto& path = ctx.config.checkpoint.restart;
@@ -126,6 +138,7 @@ CheckpointHeader checkpoint_header(const RunContext& ctx, const RunIdentity& run
   const double mine = solver.timed_seconds();
   MPI_Allreduce(&mine, &h.timed_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   h.balance_moved_columns = balancing ? balancing->moved_columns() : 0;
+  if (balancing) h.balancer_state = balancing->saved_state();
   const auto phases = reduce_phase_timers(solver.timers(), ctx.comm);
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
     h.phase_names.emplace_back(PhaseTimers::name(static_cast<Phase>(p)));

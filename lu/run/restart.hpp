@@ -24,6 +24,13 @@ RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<
 
 /// After start(): u and the iteration count from the checkpoint, then the
 /// run's header (print_header) and a line saying where it continues from.
+/// The restarted run's balancer continues the checkpointed one's evidence,
+/// step prices and counts when both run the diffusive balancer on as many
+/// ranks (per-rank evidence means nothing on other ranks: it then starts
+/// afresh). Throws RunError on every rank, naming the attribute, when the
+/// state is refused (every rank holds the same header).
+void continue_balancer(const RunContext& ctx, const CheckpointHeader& header, RuntimeBalancing* balancing);
+
 void restore(const RunContext& ctx, const CheckpointHeader& header, LuSolver& solver,
              const std::function<void()>& print_header);
 
