@@ -1,0 +1,106 @@
+# Included by tests/CMakeLists.txt (its functions and variables): lu under mpiexec: verification, the same bits on any partition, placement from weights, the balancer, migration, waits, traces.
+
+# MPI integration tests: the real binary under mpiexec, checked through its JSON.
+set(LU_RUNNER ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/lu_runner.py
+    --lu $<TARGET_FILE:lu> ${MPI_LAUNCH_ARGS} --workdir .)
+
+function(lu_test name label timeout)
+  npblu_test(${name} ${LU_RUNNER} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "${label}" TIMEOUT ${timeout} ENVIRONMENT "${sanitizer_env}")
+endfunction()
+
+foreach(np 1 2 3 4 5)
+  lu_test(verify_S_np${np} mpi 120 verify --np ${np} -- S)
+endforeach()
+foreach(np 1 2 3 7)
+  lu_test(verify_W_np${np} mpi 300 verify --np ${np} -- W)
+endforeach()
+foreach(np 1 2)
+  lu_test(verify_A_np${np} long 900 verify --np ${np} -- A)
+endforeach()
+
+# The SSOR update order does not depend on the partition: the final field
+# must be bitwise identical on any number of ranks and any stripe widths.
+lu_test(checksum_S_partitions mpi 300 same-checksum
+  "1:S" "2:S" "3:S" "5:S" "3:S --columns 3,5,2" "2:S --columns 8,2")
+lu_test(checksum_W_partitions mpi 600 same-checksum
+  "1:W" "2:W" "3:W" "5:W" "3:W --columns 5,20,6")
+# Asymmetric stripes from weights (lists, files, measured) with emulated
+# speeds: still verified, still the same field as the equal partition.
+# (Class S on 5 ranks has every stripe at the minimum width, whatever the weights: 4 ranks at most
+# here, and "=> W0,W1,..." names the widths each weight case must start on, none the equal ones.)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/weights_4.txt "# four nodes\n4\n1\n1.5\n1\n")
+lu_test(checksum_S_weights mpi 300 same-checksum
+  "1:S" "2:S --weights 3,1 => 8,2" "3:S --weights 1,2.5,1 --emulate-speeds 1,0.5,1 => 2,6,2"
+  "4:S --weights @${CMAKE_CURRENT_BINARY_DIR}/weights_4.txt => 4,2,2,2" "3:S --weights mflops" "2:S --weights bogomips"
+  "4:S --weights calibrate --emulate-speeds 1,0.25,1,1" "3:S --columns 2,6,2")
+lu_test(checksum_W_weights mpi 600 same-checksum
+  "1:W" "2:W --weights 1,0.444 --emulate-speeds 1,0.444 => 22,9" "3:W --weights calibrate --emulate-speeds 0.6,1,0.8"
+  "5:W --weights 5,1,1,1,2 => 16,3,3,3,6" "2:W --emulate-speeds 1,1$<SEMICOLON>@100:1,0.5")
+
+# The diffusive balancer moves columns at run time; migration loses nothing:
+# the final field is the 1-rank field, bit for bit. (Class S iterations are
+# fractions of a millisecond: on a loaded node only a gross emulated slowness
+# is beyond the noise the balancer measures; 4 ranks on 2 cores sleep while
+# they wait, or a spinning waiter takes the core from the rank it waits for
+# and every rank looks as slow as the slow one.)
+lu_test(checksum_S_diffusive mpi 300 same-checksum
+  "1:S" "2:S --balance diffusive --balance-every 2 --emulate-speeds 1,0.1"
+  "3:S --balance diffusive --balance-every 2 --columns 2,2,6 --emulate-speeds 1,1,0.2"
+  "4:S --wait sleep --balance diffusive --balance-every 2 --columns 4,2,2,2 --emulate-speeds 0.1,1,1,1")
+# (class S on 5 ranks has every stripe at the minimum width: nothing can move)
+lu_test(checksum_W_diffusive mpi 600 same-checksum
+  "1:W" "2:W --balance diffusive --emulate-speeds 1,0.444"
+  "3:W --balance diffusive --emulate-speeds 1,0.4,1 --balance-damping 0.5"
+  "5:W --balance diffusive --emulate-speeds 1,1,1,1,0.3" "2:W --balance diffusive --emulate-speeds 1,1$<SEMICOLON>@100:1,0.4")
+
+# Migration over several hops: a random new partition every few iterations
+# (two in three giving nearly all columns to the last, then the first rank, so
+# stripes jump to disjoint ranges), ending verified with the 1-rank field.
+add_executable(random_migration random_migration.cpp)
+target_link_libraries(random_migration PRIVATE npblu_solver npblu_verify)
+foreach(case "S;3;3" "S;4;3" "W;3;7" "W;4;7" "W;5;7")
+  list(GET case 0 cls)
+  list(GET case 1 np)
+  list(GET case 2 every)
+  mpi_command(random_migration_command ${np} $<TARGET_FILE:random_migration> ${cls} ${every} 11)
+  npblu_test(random_migration_${cls}_np${np} ${random_migration_command})
+  set_tests_properties(random_migration_${cls}_np${np} PROPERTIES LABELS mpi TIMEOUT 300
+                       ENVIRONMENT "${sanitizer_env}")
+endforeach()
+# (class S on 5 ranks has every stripe at the minimum width: no other partition exists)
+
+# Fields grow and shrink at their edges (in place while they have room, else
+# moved once to storage with headroom): kept columns keep bytes and address,
+# including a rank losing all but one column and regaining them.
+add_executable(edge_migration edge_migration.cpp)
+target_link_libraries(edge_migration PRIVATE npblu_solver)
+foreach(np 2 3)
+  mpi_command(edge_migration_command ${np} $<TARGET_FILE:edge_migration>)
+  npblu_test(edge_migration_np${np} ${edge_migration_command})
+  set_tests_properties(edge_migration_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+endforeach()
+
+# How ranks wait (--wait) and how many planes a pipeline message carries
+# (--planes-per-message, including one block of every plane and a block size
+# that does not divide the planes) change when work happens, never what is
+# computed: the same field as one rank.
+lu_test(checksum_S_wait_planes mpi 300 same-checksum
+  "1:S" "2:S --wait sleep" "3:S --wait spin --planes-per-message 4" "3:S --wait auto --planes-per-message 3 --columns 2,5,3"
+  "2:S --planes-per-message 100" "4:S --wait sleep --planes-per-message 2 --balance diffusive --balance-every 2 --columns 4,2,2,2 --emulate-speeds 0.1,1,1,1")
+lu_test(checksum_W_wait_planes mpi 600 same-checksum
+  "1:W" "2:W --wait sleep --planes-per-message 7" "3:W --planes-per-message 31 --weights 2,1,1"
+  "2:W --wait auto --planes-per-message 4 --balance diffusive --emulate-speeds 1,0.444")
+
+# Partition traces (HDF5), read back with Debian's python3-h5py.
+find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH REQUIRED)
+set(TRACE_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py
+    --lu $<TARGET_FILE:lu> ${MPI_LAUNCH_ARGS} --workdir .)
+npblu_test(trace_W_diffusive_schema ${TRACE_CHECK} schema --np 3 --
+  W --balance diffusive --emulate-speeds 1,0.5,1)
+npblu_test(trace_survives_kill ${TRACE_CHECK} kill --np 2 --
+  A --iterations 3000 --trace-flush 5)
+npblu_test(trace_plot_png ${TRACE_CHECK} plot --np 2 --
+  S --balance diffusive --balance-every 2 --emulate-speeds 1,0.4)
+set_tests_properties(trace_W_diffusive_schema trace_survives_kill trace_plot_png PROPERTIES LABELS mpi TIMEOUT 400
+  ENVIRONMENT "${sanitizer_env}")

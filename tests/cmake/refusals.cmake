@@ -1,0 +1,49 @@
+# Included by tests/CMakeLists.txt (its functions and variables): layout rules; bad input refused on every rank (tests/bad_inputs.txt); failing writes; C API refusals; lu-sim's trace and refusals.
+
+# The layout rules: files and functions short, the README's layout table the tree's folders.
+npblu_test(layout_check ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layout_check.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(layout_check PROPERTIES LABELS unit TIMEOUT 60)
+
+lu_test(custom_size_runs mpi 120 custom --np 2 -- --size 10 14 8 --iterations 5 --dt 0.5)
+
+
+# Every bad input refused cleanly, before computing, on every rank (issue 15): one CTest test per
+# line of tests/bad_inputs.txt, launched like every MPI test (MPIEXEC_* above).
+set(BAD_INPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_table.py --lu $<TARGET_FILE:lu>
+    --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG}
+    "--mpiexec-preflags=${mpiexec_preflags_text}" --workdir .)
+# (Only the names are taken here: the lines hold ';' and brackets, which CMake lists would split.)
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt bad_input_text)
+string(REGEX MATCHALL "\n[a-z0-9_]+ " bad_input_names "${bad_input_text}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt)
+foreach(name IN LISTS bad_input_names)
+  string(STRIP "${name}" case)
+  npblu_test(refuse_${case} ${BAD_INPUT_TABLE} --table ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt
+                                       --case ${case})
+  set_tests_properties(refuse_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 90 ENVIRONMENT "${sanitizer_env}")
+endforeach()
+# A trace write failing on rank 0 mid-run (test-only fault injection): exit 3 on every rank, one
+# line, the trace on disk complete up to the last flush.
+npblu_test(midrun_trace_failure_every_rank ${BAD_INPUT_TABLE} mid-run --np 3 --fail-at 13 --trace-flush 5 -- S --balance diffusive)
+set_tests_properties(midrun_trace_failure_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
+                     ENVIRONMENT "${sanitizer_env}")
+# The same with a real full file system: a 128 kB tmpfs the trace fills (skipped where it cannot mount).
+npblu_test(midrun_trace_disk_full_every_rank ${BAD_INPUT_TABLE} disk-full --np 2 -- S --iterations 3000)
+set_tests_properties(midrun_trace_disk_full_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 180
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "${sanitizer_env}")
+
+# The C API: bad values refused at the call; npblu_set_size's dt bit for bit through the JSON;
+# a combination error and a mid-run failure as an error on every rank.
+add_executable(c_api_config c_api_config.c)
+target_link_libraries(c_api_config PRIVATE npblu MPI::MPI_C m)
+mpi_command(c_api_config_command 2 $<TARGET_FILE:c_api_config> .)
+npblu_test(c_api_config_np2 ${c_api_config_command})
+set_tests_properties(c_api_config_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 ENVIRONMENT "${sanitizer_env}")
+
+# lu-sim: its trace has lu's schema (plot_trace draws 64 ranks), and bad input is refused.
+npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 64 1282 64 --iterations 160 --balance diffusive --emulate-speeds @${PROJECT_SOURCE_DIR}/runs/examples/sim_64ranks_change_speeds.txt --noise 0.05 --trace sim64.h5 --quiet && ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/runs/plot_trace.py sim64.h5 -o sim64.png && ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py file sim64.h5 sim64.png")
+set_tests_properties(sim_trace_plot_64_ranks PROPERTIES LABELS unit TIMEOUT 120)
+npblu_test(sim_bad_too_many_ranks bash -c "$<TARGET_FILE:lu-sim> -P 40 --class A 2>err.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: too many ranks' err.txt")
+set_tests_properties(sim_bad_too_many_ranks PROPERTIES LABELS unit TIMEOUT 30)
+npblu_test(sim_bad_speed_count bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --emulate-speeds 1,0.5 2>&1 | grep -q 'gives 2 speeds'")
+set_tests_properties(sim_bad_speed_count PROPERTIES LABELS unit TIMEOUT 30)
