@@ -8,6 +8,7 @@
 #include "balance/min_max_partition.hpp"
 #include "balance/partition.hpp"
 #include "balance/window_summary.hpp"
+#include "lu/run/run_config.hpp"  // kMinimumGridPoints, lu's own
 
 namespace npblu::sim {
 
@@ -52,16 +53,18 @@ Partition best_for(const Partition& current, const std::vector<double>& speed) {
 }
 
 void check(const SimConfig& c) {
-  if (c.iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
-  if (!(c.noise >= 0.0 && c.noise < 1.0)) throw std::invalid_argument("--noise must be in [0, 1)");
+  // The model's settings by their names here; lu-sim's command line
+  // (sim_options.cpp) checks them first and names its flags.
+  if (c.iterations < 1) throw std::invalid_argument("iterations must be at least 1");
+  if (!(c.noise >= 0.0 && c.noise < 1.0)) throw std::invalid_argument("noise must be in [0, 1)");
   if (!(c.noise_correlation >= 0.0 && c.noise_correlation < 1.0))
-    throw std::invalid_argument("--noise-correlation must be in [0, 1)");
+    throw std::invalid_argument("noise_correlation must be in [0, 1)");
   if (!(c.migration_iterations >= 0.0) || !std::isfinite(c.migration_iterations))
-    throw std::invalid_argument("--migration-iterations must be a non-negative number");
+    throw std::invalid_argument("migration_iterations must be a non-negative number");
   if (!(c.migration_column_seconds >= 0.0) || !std::isfinite(c.migration_column_seconds))
-    throw std::invalid_argument("--migration-column-seconds must be a non-negative number");
-  if (c.grid.nx < 6 || c.grid.ny < 6 || c.grid.nz < 6)
-    throw std::invalid_argument("every grid dimension must be >= 6");
+    throw std::invalid_argument("migration_column_seconds must be a non-negative number");
+  if (c.grid.nx < kMinimumGridPoints || c.grid.ny < kMinimumGridPoints || c.grid.nz < kMinimumGridPoints)
+    throw std::invalid_argument("every grid dimension must be >= " + std::to_string(kMinimumGridPoints));
   validate(c.settings);
 }
 

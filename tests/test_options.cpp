@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "lu/run/options.hpp"
+#include "sim/sim_options.hpp"
 
 using namespace npblu;
 
@@ -102,4 +103,51 @@ TEST(Options, BadInputNamesTheProblem) {
   EXPECT_NE(
       error_of({"S", "--balance-every", "2"}).find("--balance-every only applies with --balance diffusive"),
       std::string::npos);
+}
+
+namespace {
+
+// lu-sim's parse of `args` (after "lu-sim -P 2"): its UsageError's message, or "".
+std::string sim_error_of(std::vector<std::string> args) {
+  std::vector<std::string> words{"lu-sim", "-P", "2"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<const char*> argv;
+  for (const auto& w : words) argv.push_back(w.c_str());
+  try {
+    npblu::sim::parse_sim_command_line(static_cast<int>(argv.size()), argv.data());
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// The options lu-sim shares with lu are lu's: the same value gives the same refusal from both.
+TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
+  const std::vector<std::vector<std::string>> bad{{"S", "--balance-every", "0"},
+                                                  {"S", "--balance-threshold", "-1"},
+                                                  {"S", "--balance-damping", "1.5"},
+                                                  {"S", "--iterations", "-3"},
+                                                  {"--class", "Q"},
+                                                  {"--size", "5", "64", "64"},
+                                                  {"S", "--columns", "3,x"},
+                                                  {"S", "--json", ""},
+                                                  {"S", "--balance", "sideways"},
+                                                  {"S", "--balance-every", "two"}};
+  for (const auto& args : bad) {
+    const std::string lu = error_of(args), sim = sim_error_of(args);
+    EXPECT_FALSE(lu.empty()) << args.back();
+    EXPECT_EQ(lu, sim) << "lu and lu-sim differ on " << args.back();
+  }
+  EXPECT_EQ(sim_error_of({"S", "--balance-every", "5"}), "");  // and the good values are taken
+}
+
+// lu-sim's own options are not lu's: lu refuses them, naming them.
+TEST(Options, LuSimOnlyOptionsRefusedByLu) {
+  for (const char* option : {"--noise", "--cost-rhs", "--migration-iterations", "--ranks"}) {
+    const std::string lu = error_of({"S", option, "1"});
+    EXPECT_NE(lu.find(option), std::string::npos) << lu;
+    EXPECT_EQ(sim_error_of({"S", option, "0.5"}).find("not expected"), std::string::npos) << option;
+  }
 }

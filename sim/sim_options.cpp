@@ -1,0 +1,237 @@
+#include "sim/sim_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "lu/mpi/messages.hpp"
+#include "lu/run/run_config.hpp"
+#include "verify/class_table.hpp"
+
+namespace npblu::sim {
+
+namespace {
+
+bool shared_with_lu(std::string_view name) {
+  return std::any_of(std::begin(kOptionsSharedWithLu), std::end(kOptionsSharedWithLu),
+                     [&](const char* s) { return name == s; });
+}
+
+// The text CLI11 collected for lu's options, and the model's own values.
+struct Collected {
+  std::map<std::string_view, std::string> values;
+  std::vector<std::string> size;
+  std::string class_positional, balance = "off", speeds;
+};
+
+void register_lu_options(CLI::App& app, Collected& text) {
+  for (const OptionInfo& o : option_table()) {
+    if (!shared_with_lu(o.name)) continue;
+    std::string names = "--" + std::string(o.name);
+    if (!o.short_name.empty()) names += ",-" + std::string(o.short_name);
+    const std::string help(o.help);
+    if (o.flag)
+      app.add_flag(names, help);
+    else if (o.name == "size")
+      app.add_option(names, text.size, help)->expected(3)->type_name("N");
+    else
+      app.add_option(names, text.values[o.name], help)->type_name(std::string(o.value_name));
+  }
+  app.add_option("class", text.class_positional, "Problem class, positionally (lu-sim -P 4 A)");
+}
+
+void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text) {
+  SimConfig& c = out.config;
+  app.add_option("--ranks,-P", c.ranks, "Modelled ranks")->required();
+  app.add_option("--balance", text.balance,
+                 "off | static | diffusive | best (the best partition for the true speeds)");
+  app.add_option("--emulate-speeds", text.speeds,
+                 "Speeds per rank, lu's schedule syntax ('1,0.5;@80:1,1'), or @FILE");
+  app.add_option("--noise", c.noise,
+                 "Relative standard deviation of each rank's compute per iteration (0.05: 5%)");
+  app.add_option(
+      "--noise-correlation", c.noise_correlation,
+      "Lag-1 autocorrelation of each rank's noise in time, AR(1) with the same marginal deviation as "
+      "--noise (0: independent; 0.9: slow drifts)");
+  app.add_option("--seed", c.seed, "Seed of the noise");
+  app.add_option("--migration-iterations", c.migration_iterations,
+                 "Price of a balancing step, in modelled iterations of the widest stripe (default 1)");
+  app.add_option("--migration-column-seconds", c.migration_column_seconds,
+                 "Price of a balancing step per column that changes owner, seconds (default 0)");
+  app.add_option("--latency", c.cost.latency, "Seconds per message");
+  app.add_option("--bandwidth", c.cost.bandwidth, "Bytes per second");
+  app.add_option("--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
+  app.add_option("--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
+  app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
+  app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
+  app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
+}
+
+// lu's setters on the shared options, in lu's table order: lu's checks and messages.
+RunConfig lu_options_given(const CLI::App& app, const Collected& text) {
+  RunConfig rc;
+  for (const OptionInfo& o : option_table()) {
+    if (!shared_with_lu(o.name) || app.count("--" + std::string(o.name)) == 0) continue;
+    if (o.flag)
+      set_option(rc, o.name, "");
+    else if (o.name == "size")
+      set_option(rc, o.name, text.size[0] + " " + text.size[1] + " " + text.size[2]);
+    else
+      set_option(rc, o.name, text.values.at(o.name));
+  }
+  if (app.count("class") > 0) {
+    if (app.count("--class") > 0 && text.values.at("class") != text.class_positional)
+      throw UsageError("class given twice: " + quote_value(text.values.at("class")) + " and " +
+                       quote_value(text.class_positional));
+    set_option(rc, "class", text.class_positional);
+  }
+  return rc;
+}
+
+// The problem: a class (its grid and iterations) or a custom grid (250 iterations unless given).
+void set_problem(SimCommandLine& out, const ProblemSpec& p) {
+  if (p.problem_class && p.size) throw UsageError("give --class or --size, not both");
+  if (!p.problem_class && !p.size) throw UsageError("no problem given: --class or --size NX NY NZ");
+  int class_iterations = 250;
+  if (p.problem_class) {
+    const auto pc = find_problem_class(*p.problem_class);
+    out.config.grid = {pc->n, pc->n, pc->n};
+    class_iterations = pc->itmax;
+    out.class_name = std::string(1, *p.problem_class);
+  } else {
+    out.config.grid = *p.size;
+  }
+  out.config.iterations = p.iterations.value_or(class_iterations);
+}
+
+BalanceMode model_balance(const std::string& text) {
+  if (text == "best") return BalanceMode::best;
+  RunConfig rc;
+  set_option(rc, "balance", text);  // lu's modes and lu's message for anything else
+  switch (rc.balance.mode) {
+    case npblu::BalanceMode::off:
+      return BalanceMode::off;
+    case npblu::BalanceMode::static_stripes:
+      return BalanceMode::fixed;
+    case npblu::BalanceMode::diffusive:
+      return BalanceMode::diffusive;
+  }
+  return BalanceMode::off;
+}
+
+// "@FILE": one speed per line per rank (blank lines and '#' comments
+// skipped); a line "@N" starts the speeds that take effect from iteration N.
+// Returned in --emulate-speeds syntax, which SpeedSchedule parses.
+std::string read_speed_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("--emulate-speeds: cannot read speeds file " + quote_value(path));
+  std::string line, spec, segment;
+  while (std::getline(in, line)) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    if (word[0] == '@') {
+      spec += segment + ";" + word + ":";
+      segment.clear();
+    } else {
+      segment += (segment.empty() ? "" : ",") + word;
+    }
+  }
+  return spec + segment;
+}
+
+// The model's costs: finite, a time >= 0, a bandwidth > 0 (a negative or NaN
+// cost would give negative or NaN times with exit status 0).
+void check_costs(const CostModel& cost) {
+  const std::pair<const char*, double> times[] = {{"--cost-lower", cost.lower},
+                                                  {"--cost-upper", cost.upper},
+                                                  {"--cost-rhs", cost.rhs},
+                                                  {"--cost-update", cost.update},
+                                                  {"--latency", cost.latency}};
+  for (const auto& [option, value] : times) {
+    if (!std::isfinite(value) || value < 0.0)
+      throw UsageError(std::string(option) + " " + std::to_string(value) +
+                       ": must be a finite number of seconds >= 0");
+  }
+  if (!std::isfinite(cost.bandwidth) || cost.bandwidth <= 0.0)
+    throw UsageError("--bandwidth " + std::to_string(cost.bandwidth) +
+                     ": must be a finite number of bytes per second > 0");
+}
+
+// What only the whole command line can tell: ranks against the grid, stripes
+// against ranks, settings that could never take effect.
+void check_model(const SimConfig& c) {
+  if (c.ranks < 1) throw UsageError("--ranks must be at least 1");
+  if (c.ranks > Partition::max_ranks(c.grid.interior_columns()))
+    throw UsageError("too many ranks: " + std::to_string(c.ranks) + " ranks cannot split " +
+                     std::to_string(c.grid.ny - 2) + " interior columns with at least " +
+                     std::to_string(kMinimumColumnWidth) + " each");
+  if (!c.columns.empty()) {
+    if (c.balance == BalanceMode::off || c.balance == BalanceMode::best)
+      throw UsageError("--columns needs --balance static or diffusive");
+    if (static_cast<int>(c.columns.size()) != c.ranks)
+      throw UsageError("--columns gives " + std::to_string(c.columns.size()) + " widths for " +
+                       std::to_string(c.ranks) + " ranks");
+  }
+  check_costs(c.cost);
+  if (!(c.noise >= 0.0 && c.noise < 1.0))
+    throw UsageError("--noise must be in [0, 1), got " + std::to_string(c.noise));
+  if (!(c.noise_correlation >= 0.0 && c.noise_correlation < 1.0))
+    throw UsageError("--noise-correlation must be in [0, 1), got " + std::to_string(c.noise_correlation));
+  if (!(c.migration_iterations >= 0.0) || !std::isfinite(c.migration_iterations))
+    throw UsageError("--migration-iterations must be a non-negative number");
+  if (!(c.migration_column_seconds >= 0.0) || !std::isfinite(c.migration_column_seconds))
+    throw UsageError("--migration-column-seconds must be a non-negative number");
+  if (c.speeds.active() && c.speeds.segments().back().from_iteration > c.iterations)
+    throw UsageError("--emulate-speeds: the segment @" +
+                     std::to_string(c.speeds.segments().back().from_iteration) +
+                     " starts after the last iteration (" + std::to_string(c.iterations) +
+                     "): it would never take effect");
+  if (c.balance == BalanceMode::diffusive && c.settings.every > c.iterations)
+    throw UsageError("--balance-every " + std::to_string(c.settings.every) +
+                     " is beyond the last iteration (" + std::to_string(c.iterations) +
+                     "): the balancer would never run");
+}
+
+}  // namespace
+
+SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
+  CLI::App app{
+      "lu-sim: a model of LU on columnwise stripes (pipelined sweeps, halo exchange) driving the real "
+      "diffusive balancer"};
+  app.name("lu-sim");
+  SimCommandLine out;
+  Collected text;
+  register_lu_options(app, text);
+  register_model_options(app, out, text);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out.help = app.help();
+    return out;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  const RunConfig rc = lu_options_given(app, text);
+  set_problem(out, rc.problem);
+  SimConfig& c = out.config;
+  c.balance = model_balance(text.balance);
+  c.settings = rc.balance.diffusive;
+  c.columns = rc.placement.columns;
+  if (!text.speeds.empty())
+    c.speeds = SpeedSchedule::parse(
+        text.speeds[0] == '@' ? read_speed_file(text.speeds.substr(1)) : text.speeds, c.ranks);
+  out.json_path = rc.output.json.string();
+  out.trace_path = rc.output.trace.string();
+  out.trace_overwrite = rc.output.trace_overwrite;
+  out.quiet = rc.output.quiet;
+  check_model(c);
+  return out;
+}
+
+}  // namespace npblu::sim
