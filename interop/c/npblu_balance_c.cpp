@@ -14,14 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_balance.h"
-#include "lu/mpi/agreement.hpp"
 #include "lu/migration/collective_balancer.hpp"
-#include "lu/mpi/messages.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run_queue_clock.hpp"
 
 struct npblu_balancer {
@@ -232,7 +231,8 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
     // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto stored = std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
+    const auto stored =
+        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
     if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
       return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
              std::to_string(stored) + " columns exceeds the address space";
@@ -274,8 +274,7 @@ int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* c
   const npblu::BalancerSession& session = h->balancer.session();
   // Timed: the price of the next step is what moving the caller's arrays cost.
   h->balancer.timed_apply([&] {
-    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(),
-                        npblu::kTagColumnMigration);
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm, npblu::kTagBalancedArrays);
   });
   return NPBLU_OK;
 }
@@ -318,7 +317,7 @@ int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, c
     return NPBLU_ERROR_ARGUMENT;
   }
   // An invalid communicator gives a status, never an abort.
-  if (const std::string problem = npblu::c_api::communicator_problem(comm); !problem.empty()) {
+  if (const std::string problem = npblu::communicator_problem(comm); !problem.empty()) {
     copy_message("npblu_balancer_create: " + problem, message, length);
     return NPBLU_ERROR_ARGUMENT;
   }
