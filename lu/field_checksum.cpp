@@ -37,27 +37,12 @@ std::uint64_t column_digest(const Field5& f, int j) {
   return d.h;
 }
 
-std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const StripeComm& sc) {
+std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const Communicator& comm) {
   const ColumnRange mine{owned.begin == 1 ? 0 : owned.begin, owned.end == ny - 1 ? ny : owned.end};
   std::vector<std::uint64_t> local;
   for (int j = mine.begin; j < mine.end; ++j) local.push_back(column_digest(f, j));
-
-  const int count = static_cast<int>(local.size());
-  std::vector<int> counts(sc.rank == 0 ? sc.size : 0), displs(sc.rank == 0 ? sc.size : 0);
-  check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, sc.comm), "checksum gather");
-  std::vector<std::uint64_t> all;
-  if (sc.rank == 0) {
-    int total = 0;
-    for (int r = 0; r < sc.size; ++r) {
-      displs[r] = total;
-      total += counts[r];
-    }
-    all.resize(total);
-  }
-  check_mpi(MPI_Gatherv(local.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
-                        MPI_UINT64_T, 0, sc.comm),
-            "checksum gather");
-  if (sc.rank != 0) return {};
+  const std::vector<std::uint64_t> all = comm.gather_concatenated(std::span<const std::uint64_t>(local), 0);
+  if (comm.rank() != 0) return {};
   return combine_column_digests(all);
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "lu/field.hpp"
-#include "lu/mpi/stripe_comm.hpp"
+#include "lu/mpi/communicator.hpp"
 
 namespace npblu {
 
@@ -22,6 +22,6 @@ std::string combine_column_digests(std::span<const std::uint64_t> column_digests
 /// rank digests its owned columns (the first and last rank also the boundary
 /// columns 0 and ny-1), rank 0 combines them in column order. Returns a
 /// 16-digit hex string on rank 0 and an empty string elsewhere.
-std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const StripeComm& sc);
+std::string field_checksum(const Field5& f, ColumnRange owned, int ny, const Communicator& comm);
 
 }  // namespace npblu

@@ -8,7 +8,8 @@
 
 namespace npblu {
 
-ExchangeTimes halo_exchange(Field5& f, ColumnRange owned, int depth, const StripeComm& sc, WaitMode wait) {
+ExchangeTimes halo_exchange(Field5& f, ColumnRange owned, int depth, const Communicator& comm,
+                            WaitMode wait) {
   const double t0 = wall_seconds();
   const ColumnRange stored = f.columns();
   const int below = std::min(depth, owned.begin - stored.begin);  // halo columns below us
@@ -17,20 +18,20 @@ ExchangeTimes halo_exchange(Field5& f, ColumnRange owned, int depth, const Strip
 
   MPI_Request req[4];
   int n = 0;
-  if (sc.previous != MPI_PROC_NULL) {
-    check_mpi(MPI_Irecv(f.column(owned.begin - below), below, column.get(), sc.previous, kTagHaloToNext,
-                        sc.comm, &req[n++]),
+  if (comm.previous() != MPI_PROC_NULL) {
+    check_mpi(MPI_Irecv(f.column(owned.begin - below), below, column.get(), comm.previous(), kTagHaloToNext,
+                        comm.get(), &req[n++]),
               "halo receive");
-    check_mpi(MPI_Isend(f.column(owned.begin), depth, column.get(), sc.previous, kTagHaloToPrevious, sc.comm,
-                        &req[n++]),
+    check_mpi(MPI_Isend(f.column(owned.begin), depth, column.get(), comm.previous(), kTagHaloToPrevious,
+                        comm.get(), &req[n++]),
               "halo send");
   }
-  if (sc.next != MPI_PROC_NULL) {
-    check_mpi(
-        MPI_Irecv(f.column(owned.end), above, column.get(), sc.next, kTagHaloToPrevious, sc.comm, &req[n++]),
-        "halo receive");
-    check_mpi(MPI_Isend(f.column(owned.end - depth), depth, column.get(), sc.next, kTagHaloToNext, sc.comm,
+  if (comm.next() != MPI_PROC_NULL) {
+    check_mpi(MPI_Irecv(f.column(owned.end), above, column.get(), comm.next(), kTagHaloToPrevious, comm.get(),
                         &req[n++]),
+              "halo receive");
+    check_mpi(MPI_Isend(f.column(owned.end - depth), depth, column.get(), comm.next(), kTagHaloToNext,
+                        comm.get(), &req[n++]),
               "halo send");
   }
   const double t1 = wall_seconds();

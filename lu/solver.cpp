@@ -21,12 +21,6 @@ namespace {
 
 constexpr double kResidualTolerance = 1.0e-8;  // NPB's tolrsd, all five components
 
-Vector5 allreduce_sum(const Vector5& local, MPI_Comm comm) {
-  Vector5 global{};
-  check_mpi(MPI_Allreduce(local.data(), global.data(), 5, MPI_DOUBLE, MPI_SUM, comm), "norm reduction");
-  return global;
-}
-
 // Times a scope into one phase timer.
 class ScopedPhase {
  public:
@@ -44,30 +38,31 @@ class ScopedPhase {
 }  // namespace
 
 LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition)
-    : comm_(comm),
+    : comm_(Communicator::borrow(comm)),
       config_(config),
       coeff_(Coefficients::make(config.grid, config.dt, config.omega)),
       partition_(std::move(partition)) {
-  if (partition_.ranks() != comm_.size) {
+  if (partition_.ranks() != comm_.size()) {
     throw std::invalid_argument("the partition has " + std::to_string(partition_.ranks()) +
-                                " stripes but the communicator has " + std::to_string(comm_.size) + " ranks");
+                                " stripes but the communicator has " + std::to_string(comm_.size()) +
+                                " ranks");
   }
   if (partition_.interior() != config_.grid.interior_columns()) {
     throw std::invalid_argument("the partition does not cover the grid's interior columns");
   }
   const GridSize& g = config_.grid;
-  owned_ = partition_[comm_.rank];
+  owned_ = partition_[comm_.rank()];
   u_ = Field5(g.nx, g.nz, stored_columns(g, owned_, kStateHalo));
   rsd_ = Field5(g.nx, g.nz, stored_columns(g, owned_, kResidualHalo));
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
   if (config_.wait == WaitMode::automatic)
-    automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.comm));
+    automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.get()));
 }
 
 void LuSolver::repartition(const Partition& next) {
-  if (next.ranks() != comm_.size || next.interior() != partition_.interior()) {
+  if (next.ranks() != comm_.size() || next.interior() != partition_.interior()) {
     throw std::invalid_argument(
         "repartition: the new partition must cover the same columns on the same ranks");
   }
@@ -77,7 +72,7 @@ void LuSolver::repartition(const Partition& next) {
   const MigratedField fields[] = {{&u_, kStateHalo}, {&rsd_, kResidualHalo}, {&frct_, 0}};
   migrate_fields(fields, partition_, next, config_.grid, comm_);
   partition_ = next;
-  owned_ = partition_[comm_.rank];
+  owned_ = partition_[comm_.rank()];
   halo_exchange(u_, owned_, kStateHalo, comm_);
 }
 
@@ -110,7 +105,7 @@ void LuSolver::start() {
   warmup_seconds_ = untimed_ssor(1);
   reset_state();
   prepare_iterations();
-  check_mpi(MPI_Barrier(comm_.comm), "barrier");
+  comm_.barrier();
 }
 
 int LuSolver::progress_every(double interval) const {
@@ -154,14 +149,12 @@ void LuSolver::resume(int iterations_done, double seconds_so_far) {
 }
 
 Vector5 LuSolver::residual_norms() const {
-  return rms_from_sums(config_.grid,
-                       allreduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_), comm_.comm));
+  return rms_from_sums(config_.grid, comm_.all_reduce_sum(local_sum_of_squares(config_.grid, owned_, rsd_)));
 }
 
 SolveResult LuSolver::finish() {
   SolveResult result;
-  check_mpi(MPI_Allreduce(&loop_seconds_, &result.seconds, 1, MPI_DOUBLE, MPI_MAX, comm_.comm),
-            "time reduction");
+  result.seconds = comm_.all_reduce_max(loop_seconds_);
   result.iterations = iterations_run_;
   result.timers = timers_;
   result.history = history_;
@@ -171,12 +164,9 @@ SolveResult LuSolver::finish() {
 
   const GridSize& g = config_.grid;
   result.error_norms =
-      rms_from_sums(g, allreduce_sum(local_error_sum_of_squares(coeff_, g, owned_, u_), comm_.comm));
+      rms_from_sums(g, comm_.all_reduce_sum(local_error_sum_of_squares(coeff_, g, owned_, u_)));
   const auto local = local_surface_sums(g, owned_, u_);
-  std::array<double, 3> global{};
-  check_mpi(MPI_Allreduce(local.data(), global.data(), 3, MPI_DOUBLE, MPI_SUM, comm_.comm),
-            "surface integral");
-  result.surface_integral = surface_integral(coeff_, global);
+  result.surface_integral = surface_integral(coeff_, comm_.all_reduce_sum(local));
   return result;
 }
 
@@ -212,7 +202,7 @@ void LuSolver::update_state(double factor) {
 
 void LuSolver::emulate_speed(double seconds) {
   if (!config_.emulation.active()) return;
-  const double speed = config_.emulation.speed(comm_.rank, iteration_);
+  const double speed = config_.emulation.speed(comm_.rank(), iteration_);
   if (speed >= 1.0) return;
   const double t0 = wall_seconds();
   spin_for(seconds * (1.0 / speed - 1.0));
@@ -248,8 +238,8 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   const GridSize& g = config_.grid;
   const int planes = g.nz - 2;
   const int row = row_elements(g.nx);  // doubles of one (k, j) row
-  const int source = lower ? comm_.previous : comm_.next;
-  const int destination = lower ? comm_.next : comm_.previous;
+  const int source = lower ? comm_.previous() : comm_.next();
+  const int destination = lower ? comm_.next() : comm_.previous();
   const int halo_column = lower ? owned_.begin - 1 : owned_.end;
   const int edge_column = lower ? owned_.end - 1 : owned_.begin;
   const auto kernel = lower ? lower_sweep_plane : upper_sweep_plane;
@@ -269,7 +259,7 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   if (source != MPI_PROC_NULL) {
     for (int b = 0; b < blocks; ++b) {
       check_mpi(MPI_Irecv(rsd_.row(block_low_plane(b), halo_column), row * block_steps(b), MPI_DOUBLE, source,
-                          tag, comm_.comm, &recv[b]),
+                          tag, comm_.get(), &recv[b]),
                 "sweep receive");
     }
   }
@@ -286,7 +276,7 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
     const bool block_done = step == b * per_block + block_steps(b) - 1;
     if (block_done && destination != MPI_PROC_NULL) {
       check_mpi(MPI_Isend(rsd_.row(block_low_plane(b), edge_column), row * block_steps(b), MPI_DOUBLE,
-                          destination, tag, comm_.comm, &send[b]),
+                          destination, tag, comm_.get(), &send[b]),
                 "sweep send");
     }
   }
@@ -309,14 +299,11 @@ void LuSolver::prepare_iterations() {
 
 double LuSolver::untimed_ssor(int niter) {
   prepare_iterations();
-  check_mpi(MPI_Barrier(comm_.comm), "barrier");
+  comm_.barrier();
   const double start = wall_seconds();
   for (int istep = 1; istep <= niter && !iterate(istep, false); ++istep) {
   }
-  const double local = wall_seconds() - start;
-  double slowest = 0.0;
-  check_mpi(MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_.comm), "time reduction");
-  return slowest;
+  return comm_.all_reduce_max(wall_seconds() - start);
 }
 
 bool LuSolver::iterate(int istep, bool timed) {
@@ -340,7 +327,7 @@ bool LuSolver::iterate(int istep, bool timed) {
   record.on_cpu = sched.on_cpu - sched_before.on_cpu;
   record.run_delay = sched.waiting - sched_before.waiting;
   record.owned = owned_;
-  record.speed = config_.emulation.speed(comm_.rank, istep);
+  record.speed = config_.emulation.speed(comm_.rank(), istep);
   automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
   if (timed) {
     maybe_rebalance(istep);

@@ -13,8 +13,8 @@
 #include "balance/window_summary.hpp"
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
+#include "lu/mpi/communicator.hpp"
 #include "lu/mpi/request_wait.hpp"
-#include "lu/mpi/stripe_comm.hpp"
 #include "lu/norms.hpp"
 #include "lu/phase_timers.hpp"
 #include "lu/residual.hpp"
@@ -162,7 +162,7 @@ class LuSolver {
   [[nodiscard]] const Field5& forcing() const { return frct_; }
   [[nodiscard]] ColumnRange owned() const { return owned_; }
   [[nodiscard]] const Partition& partition() const { return partition_; }
-  [[nodiscard]] const StripeComm& stripe_comm() const { return comm_; }
+  [[nodiscard]] const Communicator& communicator() const { return comm_; }
   /// Collective: hex digest of the current u (rank 0; empty elsewhere).
   [[nodiscard]] std::string checksum() const;
 
@@ -196,7 +196,7 @@ class LuSolver {
     return config_.wait == WaitMode::automatic ? automatic_wait_.current() : config_.wait;
   }
 
-  StripeComm comm_;
+  Communicator comm_;  // borrowed: the caller's, alive as long as the solver
   SolverConfig config_;
   Coefficients coeff_;
   Partition partition_;

@@ -100,7 +100,7 @@ int run(int rank, int ranks) {
     if (rank == 0) std::fprintf(stderr, "edge_migration: run on 2 or 3 ranks\n");
     return 2;
   }
-  const StripeComm sc(MPI_COMM_WORLD);
+  const Communicator comm = Communicator::borrow(MPI_COMM_WORLD);
   const ColumnRange interior = kGrid.interior_columns();
   const auto widths = widths_for(ranks);
   Partition current = Partition::from_widths(interior, widths[0], 1);
@@ -122,7 +122,7 @@ int run(int rank, int ranks) {
       migrated.push_back({&fields[f], halos[f]});
       (before.back().had_room ? in_place : moved) += before.back().stored != next_stored ? 1 : 0;
     }
-    migrate_fields(migrated, current, next, kGrid, sc);
+    migrate_fields(migrated, current, next, kGrid, comm);
     for (int f = 0; f < 3; ++f) {
       const std::string failures = check(fields[f], before[f], current[rank], next[rank]);
       if (fields[f].columns() != stored_columns(kGrid, next[rank], halos[f])) failed = 1;

@@ -14,6 +14,7 @@ test -f "$pcdir/npblu-fortran.pc"
 export PKG_CONFIG_PATH="$pcdir"
 echo "pkg-config: npblu $(pkg-config --modversion npblu), npblu-fortran $(pkg-config --modversion npblu-fortran)"
 echo "  --libs npblu-fortran: $(pkg-config --libs npblu-fortran)"
+echo "  --libs npblu-balance-fortran: $(pkg-config --libs npblu-balance-fortran)"
 # The MPI compilers the library was built with (CTest passes CMake's).
 make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory \
   EXAMPLES="$source_dir/interop/examples" TESTS="$source_dir/tests" \
@@ -25,3 +26,8 @@ make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory 
 read -r -a preflags <<<"${MPIEXEC_PREFLAGS:-}"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver_i8_int8"
+# heat_balance built through pkg-config npblu-balance-fortran: it loads the balance libraries only.
+if ldd "$work/heat_balance" | grep -E 'libnpblu(_fortran)?\.so|libhdf5|libfmt'; then
+  echo "FAIL: heat_balance (npblu-balance-fortran) loads the solver library, HDF5 or fmt"; exit 1
+fi
+"${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/heat_balance" 256 240 20 1 2

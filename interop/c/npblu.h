@@ -19,16 +19,9 @@
 #ifndef NPBLU_H
 #define NPBLU_H
 
-/* Only MPI's C API is needed: keep the deprecated C++ bindings (and their
- * link dependency) out of C++ callers. */
-#if defined(__cplusplus) && !defined(OMPI_SKIP_MPICXX)
-#define OMPI_SKIP_MPICXX 1
-#endif
-#if defined(__cplusplus) && !defined(MPICH_SKIP_MPICXX)
-#define MPICH_SKIP_MPICXX 1
-#endif
-#include <mpi.h>
 #include <stdint.h>
+
+#include "npblu_common.h" /* MPI, NPBLU_API, the status codes */
 
 /* The version of this header and of the library (npblu_version gives the
  * library's). CMake's project(VERSION) is read from these three lines. */
@@ -36,29 +29,9 @@
 #define NPBLU_VERSION_MINOR 1
 #define NPBLU_VERSION_PATCH 0
 
-/* The library exports only what this header declares: it is built with
- * hidden visibility, and these are the exceptions. */
-#if defined(_WIN32)
-#define NPBLU_API
-#elif defined(__GNUC__) || defined(__clang__)
-#define NPBLU_API __attribute__((visibility("default")))
-#else
-#define NPBLU_API
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum npblu_status {
-  NPBLU_OK = 0,
-  NPBLU_ERROR_ARGUMENT = 1,  /* a bad argument: null pointer, unknown class or option, bad value */
-  NPBLU_ERROR_RUN = 2,       /* the run could not start (bad combination, too many ranks, I/O, memory)
-                                or failed after it started (a trace or report write); on every rank */
-  NPBLU_ERROR_NO_RESULT = 3, /* a result was asked for before a successful npblu_run (or npblu_finish) */
-  NPBLU_ERROR_ORDER = 4      /* a call out of order: npblu_advance before npblu_start, npblu_start twice,
-                                npblu_run while a stepped run is open, ... (the handle is unchanged) */
-};
 
 typedef struct npblu_solver npblu_solver;
 
@@ -69,10 +42,11 @@ NPBLU_API int npblu_version(int* major, int* minor, int* patch);
  * "v3" (x86-64-v3: AVX2+FMA) or "v4" (x86-64-v4: AVX-512). The highest this CPU has, unless the
  * environment variable NPBLU_ISA names one (baseline, v3, v4 or auto); chosen at the first call into
  * the solver, then fixed. At one level the library computes the same bits as the lu command (the same
- * field_checksum); v3 and v4 (FMA) give the same bits, baseline (no FMA) others that also verify. Copies the name, NUL-terminated and cut to length-1 characters,
- * into buf (buf may be NULL when length is 0). Returns NPBLU_OK, or NPBLU_ERROR_RUN when NPBLU_ISA is
- * refused (not a level, or one this CPU lacks): buf then holds the reason, and npblu_run and
- * npblu_start refuse with the same message. Not collective; NPBLU_ERROR_ARGUMENT for length < 0. */
+ * field_checksum); v3 and v4 (FMA) give the same bits, baseline (no FMA) others that also verify. Copies the
+ * name, NUL-terminated and cut to length-1 characters, into buf (buf may be NULL when length is 0). Returns
+ * NPBLU_OK, or NPBLU_ERROR_RUN when NPBLU_ISA is refused (not a level, or one this CPU lacks): buf then holds
+ * the reason, and npblu_run and npblu_start refuse with the same message. Not collective;
+ * NPBLU_ERROR_ARGUMENT for length < 0. */
 NPBLU_API int npblu_isa(char* buf, int length);
 
 /* Collective: creates a handle on a duplicate of a communicator (C handle, or Fortran integer handle). */

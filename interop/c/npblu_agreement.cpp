@@ -8,29 +8,6 @@ namespace npblu::c_api {
 
 namespace {
 
-// The handlers of MPI_COMM_WORLD and MPI_COMM_SELF set to MPI_ERRORS_RETURN
-// while alive, so that an error about an invalid handle returns a code.
-class ErrorsReturn {
- public:
-  ErrorsReturn() {
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_);
-    MPI_Comm_get_errhandler(MPI_COMM_SELF, &self_);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  }
-  ~ErrorsReturn() {
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, self_);
-    MPI_Errhandler_free(&world_);
-    MPI_Errhandler_free(&self_);
-  }
-  ErrorsReturn(const ErrorsReturn&) = delete;
-  ErrorsReturn& operator=(const ErrorsReturn&) = delete;
-
- private:
-  MPI_Errhandler world_ = MPI_ERRHANDLER_NULL, self_ = MPI_ERRHANDLER_NULL;
-};
-
 // `text` from rank `root` to every rank.
 std::string broadcast_text(std::string text, int root, MPI_Comm comm) {
   int length = static_cast<int>(text.size());
@@ -48,19 +25,6 @@ std::uint64_t text_digest(std::string_view text) {
   return h;
 }
 
-std::string communicator_problem(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) return "the communicator is MPI_COMM_NULL";
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (finalized) return "MPI has been finalized";
-  ErrorsReturn quiet;
-  int size = 0, inter = 0;
-  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 1 ||
-      MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-    return "the communicator is not a valid MPI communicator";
-  if (inter) return "the communicator is an intercommunicator (an intracommunicator is needed)";
-  return {};
-}
 
 void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments) {
   const std::string mine = std::string(call) + '\0' + std::string(arguments);

@@ -14,13 +14,12 @@
 #include <string_view>
 #include <type_traits>
 
+#include "lu/mpi/communicator.hpp"
+
 namespace npblu::c_api {
 
-/// "" or why `comm` cannot be used: MPI_COMM_NULL, an invalid handle (found
-/// with MPI_ERRORS_RETURN set on MPI_COMM_WORLD and MPI_COMM_SELF, where
-/// MPI raises errors about invalid handles, restored after), an
-/// intercommunicator. Not collective; never aborts.
-std::string communicator_problem(MPI_Comm comm);
+/// (lu/mpi/communicator.hpp)
+using npblu::communicator_problem;
 
 /// Collective over `comm`: returns when every rank called `call` with the
 /// same `arguments` (any canonical text of them, e.g. ArgumentText); otherwise throws

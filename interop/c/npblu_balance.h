@@ -9,7 +9,7 @@
  * Fortran bindings give 1-based inclusive first:last.
  *
  * Errors. Every function returns NPBLU_OK (0) or an npblu_status code
- * (npblu.h); functions on a balancer keep the message of its last error
+ * (npblu_common.h); functions on a balancer keep the message of its last error
  * (npblu_balancer_error_message). Bad input is NPBLU_ERROR_ARGUMENT, a
  * failure of MPI or memory NPBLU_ERROR_RUN (the same map as npblu.h's
  * calls). Functions marked collective give every rank of the balancer's
@@ -29,7 +29,7 @@
 
 #include <stddef.h>
 
-#include "npblu.h"
+#include "npblu_common.h" /* MPI, NPBLU_API, the status codes */
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_balance.h"
 #include "interop/c/npblu_status.hpp"
 #include "lu/migration/collective_balancer.hpp"
@@ -256,8 +255,7 @@ int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* c
   const npblu::BalancerSession& session = h->balancer.session();
   // Timed: the price of the next step is what moving the caller's arrays cost.
   h->balancer.timed_apply([&] {
-    npblu::move_columns(arrays, session.previous(), session.current(), h->comm.get(),
-                        npblu::kTagColumnMigration);
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm, npblu::kTagBalancedArrays);
   });
   return NPBLU_OK;
 }

@@ -1,7 +1,6 @@
 #include "lu/migration/collective_balancer.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <vector>
 
 namespace npblu {
@@ -43,10 +42,7 @@ const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const
   const std::vector<double> mine = pack(samples_of(window), migration_seconds_, every);
   const int ranks = session_.current().ranks();
   const int n = static_cast<int>(mine.size());
-  std::vector<double> all(static_cast<std::size_t>(n) * ranks);
-  if (MPI_Allgather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, comm_) != MPI_SUCCESS) {
-    throw std::runtime_error("MPI failure in gathering the balancer's windows");
-  }
+  const std::vector<double> all = comm_.all_gather(std::span(mine));
   migration_seconds_ = 0.0;
   std::vector<WindowReport> reports;
   reports.reserve(ranks);

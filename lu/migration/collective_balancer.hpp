@@ -12,14 +12,16 @@
 
 #include "balance/balancer_session.hpp"
 #include "balance/window_summary.hpp"
+#include "lu/mpi/communicator.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
 
 class CollectiveBalancer {
  public:
+  /// `comm` is borrowed: it must outlive this balancer.
   CollectiveBalancer(BalancerSettings settings, Partition start, MPI_Comm comm)
-      : session_(settings, std::move(start)), comm_(comm) {}
+      : session_(settings, std::move(start)), comm_(Communicator::borrow(comm)) {}
 
   /// Collective over the communicator (one MPI_Allgather): the decision,
   /// after `iteration`, from every rank's window (at most settings().every
@@ -42,7 +44,7 @@ class CollectiveBalancer {
 
  private:
   BalancerSession session_;
-  MPI_Comm comm_;
+  Communicator comm_;
   double migration_seconds_ = 0.0;
 };
 

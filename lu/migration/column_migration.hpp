@@ -9,7 +9,7 @@
 #include "balance/partition.hpp"
 #include "lu/field.hpp"
 #include "lu/grid.hpp"
-#include "lu/mpi/stripe_comm.hpp"
+#include "lu/mpi/communicator.hpp"
 
 namespace npblu {
 
@@ -27,6 +27,6 @@ struct MigratedField {
 /// outgrows its capacity: then it moves, once, to storage with headroom.
 /// Spare storage past the field's bound is handed back (Field5::release_spare).
 void migrate_fields(std::span<const MigratedField> fields, const Partition& from, const Partition& to,
-                    const GridSize& g, const StripeComm& sc);
+                    const GridSize& g, const Communicator& comm);
 
 }  // namespace npblu

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "lu/mpi/check_mpi.hpp"
+
 namespace npblu {
 
 namespace {
@@ -14,10 +16,6 @@ namespace {
 ColumnRange intersect(ColumnRange a, ColumnRange b) {
   const int begin = std::max(a.begin, b.begin);
   return {begin, std::max(begin, std::min(a.end, b.end))};
-}
-
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) throw std::runtime_error(std::string("MPI failure in ") + what);
 }
 
 /// An MPI datatype of one column of `bytes` bytes. MPI counts are ints, so
@@ -28,17 +26,17 @@ class ByteColumnType {
   explicit ByteColumnType(std::size_t bytes) {
     constexpr std::size_t kChunk = std::size_t(1) << 20;
     if (bytes <= std::size_t(INT_MAX)) {
-      check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_), "column datatype");
+      check_mpi(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_), "column datatype");
     } else {
       MPI_Datatype chunk = MPI_DATATYPE_NULL;
-      check(MPI_Type_contiguous(static_cast<int>(kChunk), MPI_BYTE, &chunk), "column datatype");
+      check_mpi(MPI_Type_contiguous(static_cast<int>(kChunk), MPI_BYTE, &chunk), "column datatype");
       int lengths[2] = {static_cast<int>(bytes / kChunk), static_cast<int>(bytes % kChunk)};
       MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(bytes / kChunk * kChunk)};
       MPI_Datatype types[2] = {chunk, MPI_BYTE};
-      check(MPI_Type_create_struct(2, lengths, displacements, types, &type_), "column datatype");
+      check_mpi(MPI_Type_create_struct(2, lengths, displacements, types, &type_), "column datatype");
       MPI_Type_free(&chunk);
     }
-    check(MPI_Type_commit(&type_), "column datatype");
+    check_mpi(MPI_Type_commit(&type_), "column datatype");
   }
   ByteColumnType(const ByteColumnType&) = delete;
   ByteColumnType& operator=(const ByteColumnType&) = delete;
@@ -69,10 +67,8 @@ void copy_kept(const MovedArray& a, ColumnRange old_owned, ColumnRange new_owned
 }  // namespace
 
 void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
-                  MPI_Comm comm, int tag) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+                  const Communicator& comm, int tag) {
+  const int rank = comm.rank(), size = comm.size();
   const ColumnRange old_owned = from[rank];
   const ColumnRange new_owned = to[rank];
   std::vector<MPI_Request> requests;
@@ -85,22 +81,22 @@ void move_columns(std::span<const MovedArray> arrays, const Partition& from, con
       const ColumnRange incoming = intersect(from[q], new_owned);
       if (!incoming.empty()) {
         requests.emplace_back();
-        check(MPI_Irecv(a.new_data + offset(a.new_stored, incoming.begin, a.column_bytes), incoming.width(),
-                        column.get(), q, tag, comm, &requests.back()),
-              "migration receive");
+        check_mpi(MPI_Irecv(a.new_data + offset(a.new_stored, incoming.begin, a.column_bytes),
+                            incoming.width(), column.get(), q, tag, comm.get(), &requests.back()),
+                  "migration receive");
       }
       const ColumnRange outgoing = intersect(old_owned, to[q]);
       if (!outgoing.empty()) {
         requests.emplace_back();
-        check(MPI_Isend(a.old_data + offset(a.old_stored, outgoing.begin, a.column_bytes), outgoing.width(),
-                        column.get(), q, tag, comm, &requests.back()),
-              "migration send");
+        check_mpi(MPI_Isend(a.old_data + offset(a.old_stored, outgoing.begin, a.column_bytes),
+                            outgoing.width(), column.get(), q, tag, comm.get(), &requests.back()),
+                  "migration send");
       }
     }
     copy_kept(a, old_owned, new_owned);
   }
-  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-        "migration wait");
+  check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+            "migration wait");
 }
 
 }  // namespace npblu

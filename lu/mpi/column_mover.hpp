@@ -11,6 +11,7 @@
 #include <span>
 
 #include "balance/partition.hpp"
+#include "lu/mpi/communicator.hpp"
 
 namespace npblu {
 
@@ -34,8 +35,8 @@ struct MovedArray {
 /// and new_data point at their first columns in it): an in-place move, where
 /// a stripe grows and shrinks at its edges, kept columns are not copied and
 /// only the columns that change owner are touched. Throws
-/// std::runtime_error on an MPI failure.
+/// std::runtime_error on an MPI failure (check_mpi).
 void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
-                  MPI_Comm comm, int tag);
+                  const Communicator& comm, int tag);
 
 }  // namespace npblu

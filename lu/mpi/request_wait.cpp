@@ -11,7 +11,7 @@
 #include <sched.h>
 #endif
 
-#include "lu/mpi/stripe_comm.hpp"
+#include "lu/mpi/check_mpi.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {

@@ -57,7 +57,7 @@ class AutomaticWait {
 /// they are unknown, every rank counts as allowed on every core).
 bool shares_core_with_peer(MPI_Comm comm);
 
-/// Completes `request` the way `mode` says (automatic: as spin) (MPI errors as check_mpi does).
+/// Completes `request` the way `mode` says (automatic: as spin) (MPI errors through check_mpi).
 void wait_for(MPI_Request& request, WaitMode mode);
 /// Completes all `count` requests the way `mode` says.
 void wait_for_all(int count, MPI_Request* requests, WaitMode mode);

@@ -5,7 +5,7 @@
 # agreed on every rank, convergence near the best split with rank 1 twice as slow, and random
 # repartitions moving two arrays of different column sizes with a halo, bitwise.
 add_executable(balance_api_partition test_balance_api_partition.cpp)
-target_link_libraries(balance_api_partition PRIVATE npblu npblu_balance GTest::gtest_main)
+target_link_libraries(balance_api_partition PRIVATE npblu npblu_balance_decisions GTest::gtest_main)
 target_include_directories(balance_api_partition PRIVATE ${PROJECT_SOURCE_DIR})
 gtest_discover_tests(balance_api_partition PROPERTIES LABELS unit ENVIRONMENT "${sanitizer_env}"
                      DISCOVERY_TIMEOUT 60)

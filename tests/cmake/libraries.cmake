@@ -47,8 +47,12 @@ set_tests_properties(own_communicator_wildcard_receive split_communicator_two_so
 npblu_test(library_version $<TARGET_FILE:library_version> ${CMAKE_CURRENT_SOURCE_DIR}/expected_version.txt
            $<TARGET_FILE:npblu>)
 npblu_test(exported_symbols bash ${CMAKE_CURRENT_SOURCE_DIR}/exported_symbols.sh
-                                       $<TARGET_FILE:npblu> $<TARGET_FILE:npblu_fortran>)
-set_tests_properties(library_version exported_symbols PROPERTIES LABELS unit TIMEOUT 60
+                                       $<TARGET_FILE:npblu> $<TARGET_FILE:npblu_fortran>
+                                       $<TARGET_FILE:npblu_balance> $<TARGET_FILE:npblu_balance_fortran>)
+# The standalone balance library (issue 19): no HDF5, fmt or solver in it or in heat_balance.
+npblu_test(balance_library_standalone bash ${CMAKE_CURRENT_SOURCE_DIR}/balance_library_standalone.sh
+                                       $<TARGET_FILE:npblu_balance> $<TARGET_FILE:heat_balance> $<TARGET_FILE:npblu>)
+set_tests_properties(library_version exported_symbols balance_library_standalone PROPERTIES LABELS unit TIMEOUT 60
                      ENVIRONMENT "${sanitizer_env}")
 
 npblu_test(experiments_dry_run ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/experiments_dry_run.py
