@@ -339,13 +339,9 @@ bool LuSolver::iterate(int istep, bool timed) {
 }
 
 void LuSolver::maybe_rebalance(int istep) {
-  if (!rebalance_ || rebalance_every_ <= 0 || istep % rebalance_every_ != 0 || istep >= config_.iterations)
-    return;
+  if (!rebalance_ || istep >= config_.iterations) return;  // nothing follows the last iteration
   const double t0 = wall_seconds();
-  // (A run resumed from a checkpoint may have fewer records than a window.)
-  const auto window = std::span<const IterationRecord>(history_).last(
-      std::min<std::size_t>(rebalance_every_, history_.size()));
-  if (auto next = rebalance_(istep, partition_, window); next && *next != partition_) repartition(*next);
+  if (!rebalance_(istep, history_)) return;
   history_.back().migration = wall_seconds() - t0;
   timers_[Phase::migration] += history_.back().migration;
 }

@@ -47,11 +47,13 @@ struct IterationRecord : IterationTiming {
   double speed = 1.0;      // emulated fraction of real speed during the iteration (1: not slowed)
 };
 
-/// Called collectively every `every` timed iterations with this rank's
-/// records of the last `every` iterations; returns the partition to continue
-/// on (the solver migrates its state to it) or nothing to keep the current one.
-using RebalanceHook = std::function<std::optional<Partition>(int iteration, const Partition& current,
-                                                             std::span<const IterationRecord> window)>;
+/// Called collectively after every timed iteration but the last, with this
+/// rank's records so far. The solver never decides placement: the hook
+/// (lu/migration/runtime_balancing: the balancer session, which owns the
+/// cadence and the window) may move the solver to other stripes
+/// (LuSolver::repartition), and returns whether it did balancing work this
+/// iteration (its time is then the iteration's migration time).
+using RebalanceHook = std::function<bool(int iteration, std::span<const IterationRecord> history)>;
 
 /// Called on every rank at the iterations the solver reports progress:
 /// iteration number, seconds since the timed loop began, and the RMS norm of
@@ -120,10 +122,9 @@ class LuSolver {
 
   /// Runtime rebalancing during the timed iterations (none by default).
   /// Gives the fields their first spare columns (see repartition).
-  void set_rebalance(int every, RebalanceHook hook) {
-    rebalance_every_ = every;
+  void set_rebalance(RebalanceHook hook) {
     rebalance_ = std::move(hook);
-    if (rebalance_every_ > 0 && rebalance_) reserve_migration_headroom();
+    if (rebalance_) reserve_migration_headroom();
   }
   /// Called collectively after every timed iteration (after any
   /// rebalancing) with this rank's records so far; for traces.
@@ -213,7 +214,6 @@ class LuSolver {
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
   AutomaticWait automatic_wait_;
-  int rebalance_every_ = 0;
   RebalanceHook rebalance_;
   std::function<void(int, std::span<const IterationRecord>)> iteration_hook_;
   double warmup_seconds_ = 0.0;

@@ -118,10 +118,12 @@ int run(int argc, char** argv, int rank, int ranks) {
   LuSolver solver(MPI_COMM_WORLD, config, Partition::equal(interior, ranks));
   SeededSequence rng{seed};
   MigrationStats stats;
-  solver.set_rebalance(every, [&](int iteration, const Partition& current, auto) -> std::optional<Partition> {
+  solver.set_rebalance([&](int iteration, auto) {
+    if (iteration % every != 0) return false;
     Partition next = random_partition(interior, ranks, iteration / every, rng);
-    count(current, next, stats);
-    return next;
+    count(solver.partition(), next, stats);
+    if (next != solver.partition()) solver.repartition(next);
+    return true;
   });
   const SolveResult result = solver.run();
   const std::string checksum = solver.checksum();

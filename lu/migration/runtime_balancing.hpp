@@ -21,10 +21,11 @@ class RuntimeBalancing {
   RuntimeBalancing(const BalancerSettings& settings, const Partition& start, int iterations, MPI_Comm comm)
       : balancer_(settings, start, comm), iterations_(iterations) {}
 
-  /// Collective; the solver's RebalanceHook: decides, and migrates the
-  /// solver's state itself when the stripes move (so the price is timed).
-  void step(int iteration, const Partition& current, std::span<const IterationRecord> window,
-            LuSolver& solver);
+  /// Collective; the solver's RebalanceHook, after every timed iteration:
+  /// when the session's cadence says a window ended, gathers it, decides,
+  /// and migrates the solver's state itself when the stripes move (so the
+  /// price is timed). Returns whether a window was decided on.
+  bool step(int iteration, std::span<const IterationRecord> history, LuSolver& solver);
 
   [[nodiscard]] int steps() const { return balancer_.session().steps(); }
   /// What the balancer has learnt, for a checkpoint, and back (a restart on

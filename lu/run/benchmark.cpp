@@ -82,12 +82,9 @@ std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolve
     return std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
   });
   // The session migrates the solver itself (timing the step), so the hook returns nothing to apply.
-  solver.set_rebalance(
-      settings.every,
-      [balancing, &solver](int it, const Partition& p, auto window) -> std::optional<Partition> {
-        balancing->step(it, p, window, solver);
-        return std::nullopt;
-      });
+  solver.set_rebalance([balancing, &solver](int it, std::span<const IterationRecord> history) {
+    return balancing->step(it, history, solver);
+  });
   return balancing;
 }
 
