@@ -3,26 +3,15 @@
 # Issue 22: outputs that never destroy a file (one CTest test per line of tests/output_cases.txt:
 # every file's SHA-256 before and after), every checkpoint header attribute tampered in turn, and
 # collective calls of the C and Fortran APIs that disagree between ranks.
-set(OUTPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/output_table.py --lu $<TARGET_FILE:lu>
-    --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG}
-    "--mpiexec-preflags=${mpiexec_preflags_text}" --workdir .)
-file(READ ${CMAKE_CURRENT_SOURCE_DIR}/output_cases.txt output_case_text)
-string(REGEX MATCHALL "\n[a-z0-9_]+ " output_case_names "${output_case_text}")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/output_cases.txt)
-foreach(name IN LISTS output_case_names)
-  string(STRIP "${name}" case)
-  npblu_test(output_${case} ${OUTPUT_TABLE} --table ${CMAKE_CURRENT_SOURCE_DIR}/output_cases.txt --case ${case})
-  set_tests_properties(output_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 180 ENVIRONMENT "${sanitizer_env}")
-endforeach()
+set(OUTPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/output_table.py ${LU_TABLE_LAUNCH_ARGS} --workdir .)
+npblu_table_tests(output ${CMAKE_CURRENT_SOURCE_DIR}/output_cases.txt 180 ${OUTPUT_TABLE})
 npblu_test(checkpoint_header_tampered ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_tamper.py
-         --lu $<TARGET_FILE:lu> --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG}
-         "--mpiexec-preflags=${mpiexec_preflags_text}" --workdir . --np 2)
+         ${LU_TABLE_LAUNCH_ARGS} --workdir . --np 2)
 set_tests_properties(checkpoint_header_tampered PROPERTIES LABELS "mpi;bad_input" TIMEOUT 400
                      ENVIRONMENT "${sanitizer_env}")
 # A restart continues the diffusive balancer's evidence, prices and counts (not only its settings).
 npblu_test(checkpoint_balancer_continues ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/balancer_restart_check.py
-         --lu $<TARGET_FILE:lu> --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG}
-         "--mpiexec-preflags=${mpiexec_preflags_text}" --workdir .)
+         ${LU_TABLE_LAUNCH_ARGS} --workdir .)
 set_tests_properties(checkpoint_balancer_continues PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
 add_executable(c_api_disagree c_api_disagree.c)
 target_link_libraries(c_api_disagree PRIVATE npblu MPI::MPI_C)
@@ -58,8 +47,7 @@ set_tests_properties(sim_bad_cost_negative sim_bad_cost_nan sim_json_checked_bef
 # Exit statuses on every rank (README, "Usage"): 1 for a run that does not verify (test-only
 # NPBLU_TEST_FAULT=wrong-norms), 3 for a JSON report or a checkpoint that cannot be written (a full
 # tmpfs; skipped where it cannot mount), MPI_Abort's 3 when one rank fails alone (throw-on-rank-1).
-set(EXIT_STATUS_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/exit_status_check.py --lu $<TARGET_FILE:lu>
-    --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG} "--mpiexec-preflags=${mpiexec_preflags_text}")
+set(EXIT_STATUS_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/exit_status_check.py ${LU_TABLE_LAUNCH_ARGS})
 foreach(case "not_verified;not-verified;3" "json_write_fails;json-disk-full;2"
              "checkpoint_write_fails;checkpoint-disk-full;2" "one_rank_fails_aborts;abort;2")
   list(GET case 0 name)

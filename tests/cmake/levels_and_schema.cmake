@@ -40,5 +40,5 @@ foreach(target npblu_record_extra lu_extra_record lu_sim_extra_record)
 endforeach()
 npblu_test(schema_record_and_identity ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/schema_check.py
   --lu $<TARGET_FILE:lu> --lu-extra $<TARGET_FILE:lu_extra_record> --sim-extra $<TARGET_FILE:lu_sim_extra_record>
-  --mpiexec ${MPIEXEC_EXECUTABLE} --np-flag=${MPIEXEC_NUMPROC_FLAG} "--preflags=${mpiexec_preflags_text}")
+  ${MPI_LAUNCH_ARGS})
 set_tests_properties(schema_record_and_identity PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")

@@ -9,19 +9,9 @@ lu_test(custom_size_runs mpi 120 custom --np 2 -- --size 10 14 8 --iterations 5 
 
 # Every bad input refused cleanly, before computing, on every rank (issue 15): one CTest test per
 # line of tests/bad_inputs.txt, launched like every MPI test (MPIEXEC_* above).
-set(BAD_INPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_table.py --lu $<TARGET_FILE:lu>
-    --mpiexec ${MPIEXEC_EXECUTABLE} --numproc-flag=${MPIEXEC_NUMPROC_FLAG}
-    "--mpiexec-preflags=${mpiexec_preflags_text}" --workdir .)
-# (Only the names are taken here: the lines hold ';' and brackets, which CMake lists would split.)
-file(READ ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt bad_input_text)
-string(REGEX MATCHALL "\n[a-z0-9_]+ " bad_input_names "${bad_input_text}")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt)
-foreach(name IN LISTS bad_input_names)
-  string(STRIP "${name}" case)
-  npblu_test(refuse_${case} ${BAD_INPUT_TABLE} --table ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt
-                                       --case ${case})
-  set_tests_properties(refuse_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 90 ENVIRONMENT "${sanitizer_env}")
-endforeach()
+set(BAD_INPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_table.py ${LU_TABLE_LAUNCH_ARGS}
+    --workdir .)
+npblu_table_tests(refuse ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt 90 ${BAD_INPUT_TABLE})
 # A trace write failing on rank 0 mid-run (test-only fault injection): exit 3 on every rank, one
 # line, the trace on disk complete up to the last flush.
 npblu_test(midrun_trace_failure_every_rank ${BAD_INPUT_TABLE} mid-run --np 3 --fail-at 13 --trace-flush 5 -- S --balance diffusive)
