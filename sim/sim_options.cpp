@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <vector>
 
 #include "lu/mpi/messages.hpp"
+#include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
 #include "verify/class_table.hpp"
 
@@ -21,28 +21,10 @@ bool shared_with_lu(std::string_view name) {
                      [&](const char* s) { return name == s; });
 }
 
-// The text CLI11 collected for lu's options, and the model's own values.
+// The model's own values that need converting after the parse.
 struct Collected {
-  std::map<std::string_view, std::string> values;
-  std::vector<std::string> size;
-  std::string class_positional, balance = "off", speeds;
+  std::string balance = "off", speeds;
 };
-
-void register_lu_options(CLI::App& app, Collected& text) {
-  for (const OptionInfo& o : option_table()) {
-    if (!shared_with_lu(o.name)) continue;
-    std::string names = "--" + std::string(o.name);
-    if (!o.short_name.empty()) names += ",-" + std::string(o.short_name);
-    const std::string help(o.help);
-    if (o.flag)
-      app.add_flag(names, help);
-    else if (o.name == "size")
-      app.add_option(names, text.size, help)->expected(3)->type_name("N");
-    else
-      app.add_option(names, text.values[o.name], help)->type_name(std::string(o.value_name));
-  }
-  app.add_option("class", text.class_positional, "Problem class, positionally (lu-sim -P 4 A)");
-}
 
 void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text) {
   SimConfig& c = out.config;
@@ -69,27 +51,6 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
   app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
   app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
-}
-
-// lu's setters on the shared options, in lu's table order: lu's checks and messages.
-RunConfig lu_options_given(const CLI::App& app, const Collected& text) {
-  RunConfig rc;
-  for (const OptionInfo& o : option_table()) {
-    if (!shared_with_lu(o.name) || app.count("--" + std::string(o.name)) == 0) continue;
-    if (o.flag)
-      set_option(rc, o.name, "");
-    else if (o.name == "size")
-      set_option(rc, o.name, text.size[0] + " " + text.size[1] + " " + text.size[2]);
-    else
-      set_option(rc, o.name, text.values.at(o.name));
-  }
-  if (app.count("class") > 0) {
-    if (app.count("--class") > 0 && text.values.at("class") != text.class_positional)
-      throw UsageError("class given twice: " + quote_value(text.values.at("class")) + " and " +
-                       quote_value(text.class_positional));
-    set_option(rc, "class", text.class_positional);
-  }
-  return rc;
 }
 
 // The problem: a class (its grid and iterations) or a custom grid (250 iterations unless given).
@@ -207,7 +168,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   app.name("lu-sim");
   SimCommandLine out;
   Collected text;
-  register_lu_options(app, text);
+  const TableOptions lu_options(app, "Problem class, positionally (lu-sim -P 4 A)", shared_with_lu);
   register_model_options(app, out, text);
   try {
     app.parse(argc, argv);
@@ -217,7 +178,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
-  const RunConfig rc = lu_options_given(app, text);
+  const RunConfig rc = lu_options.config(app);
   set_problem(out, rc.problem);
   SimConfig& c = out.config;
   c.balance = model_balance(text.balance);

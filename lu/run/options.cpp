@@ -10,56 +10,6 @@ namespace npblu {
 
 namespace {
 
-// The text CLI11 collected for each option of run_config's table.
-struct CollectedText {
-  std::map<std::string_view, std::string> values;
-  std::map<std::string_view, std::vector<std::string>> sizes;  // --size takes three words
-  std::string class_positional;
-};
-
-void register_options(CLI::App& app, CollectedText& text) {
-  for (const OptionInfo& o : option_table()) {
-    std::string names = "--" + std::string(o.name);
-    if (!o.short_name.empty()) names += ",-" + std::string(o.short_name);
-    const std::string help(o.help);
-    if (o.flag) {
-      app.add_flag(names, help);
-    } else if (o.name == "size") {
-      app.add_option(names, text.sizes[o.name], help)->expected(3)->type_name("N");  // "N x 3"
-    } else {
-      app.add_option(names, text.values[o.name], help)->type_name(std::string(o.value_name));
-    }
-  }
-  app.add_option("class", text.class_positional, "Problem class, positionally (lu A)");
-}
-
-// Hands every option given to run_config's setters, in the table's order.
-RunConfig fill_config(const CLI::App& app, const CollectedText& text) {
-  RunConfig config;
-  for (const OptionInfo& o : option_table()) {
-    if (app.count("--" + std::string(o.name)) == 0) continue;
-    if (o.flag) {
-      set_option(config, o.name, "");
-    } else if (o.name == "size") {
-      const auto& n = text.sizes.at(o.name);
-      set_option(config, o.name, n[0] + " " + n[1] + " " + n[2]);
-    } else {
-      set_option(config, o.name, text.values.at(o.name));
-    }
-  }
-  return config;
-}
-
-void set_class_positional(RunConfig& config, const CLI::App& app, const CollectedText& text) {
-  if (app.count("class") == 0) return;
-  const std::string& given = text.class_positional;
-  if (app.count("--class") > 0 && text.values.at("class") != given) {
-    throw UsageError("class given twice: " + quote_value(text.values.at("class")) + " and " +
-                     quote_value(given));
-  }
-  set_option(config, "class", given);
-}
-
 // Whether `word` is one of our options ("--quiet", "--balance=x", "-q"), or help.
 bool is_option_word(std::string_view word) {
   if (word == "-h" || word == "--help") return true;
@@ -94,11 +44,51 @@ void refuse_option_words_as_values(int argc, const char* const* argv) {
 
 }  // namespace
 
+TableOptions::TableOptions(CLI::App& app, const std::string& positional_help, Filter wanted)
+    : wanted_(std::move(wanted)) {
+  for (const OptionInfo& o : option_table()) {
+    if (!this->wanted(o.name)) continue;
+    std::string names = "--" + std::string(o.name);
+    if (!o.short_name.empty()) names += ",-" + std::string(o.short_name);
+    const std::string help(o.help);
+    if (o.flag) {
+      app.add_flag(names, help);
+    } else if (o.name == "size") {
+      app.add_option(names, sizes_[o.name], help)->expected(3)->type_name("N");  // "N x 3"
+    } else {
+      app.add_option(names, values_[o.name], help)->type_name(std::string(o.value_name));
+    }
+  }
+  app.add_option("class", class_positional_, positional_help);
+}
+
+RunConfig TableOptions::config(const CLI::App& app) const {
+  RunConfig config;
+  for (const OptionInfo& o : option_table()) {
+    if (!wanted(o.name) || app.count("--" + std::string(o.name)) == 0) continue;
+    if (o.flag) {
+      set_option(config, o.name, "");
+    } else if (o.name == "size") {
+      const auto& n = sizes_.at(o.name);
+      set_option(config, o.name, n[0] + " " + n[1] + " " + n[2]);
+    } else {
+      set_option(config, o.name, values_.at(o.name));
+    }
+  }
+  if (app.count("class") > 0) {
+    if (app.count("--class") > 0 && values_.at("class") != class_positional_) {
+      throw UsageError("class given twice: " + quote_value(values_.at("class")) + " and " +
+                       quote_value(class_positional_));
+    }
+    set_option(config, "class", class_positional_);
+  }
+  return config;
+}
+
 ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
   app.name("lu");
-  CollectedText text;
-  register_options(app, text);
+  const TableOptions options(app, "Problem class, positionally (lu A)");
   refuse_option_words_as_values(argc, argv);
   try {
     app.parse(argc, argv);
@@ -107,8 +97,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(one_line_message(e.what()));
   }
-  RunConfig config = fill_config(app, text);
-  set_class_positional(config, app, text);
+  RunConfig config = options.config(app);
   (void)validate(config);
   return {config, {}};
 }

@@ -1,12 +1,42 @@
 #pragma once
 // The lu command line: one way to fill a RunConfig (run_config.hpp), parsed
 // identically on every rank.
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lu/run/run_config.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace npblu {
+
+/// Options of run_config's table on a CLI11 command line: registered with
+/// their names and help, then handed to run_config's setters (the same
+/// conversion, checks and messages). lu's command line takes them all;
+/// lu-sim's the ones it shares with lu (`wanted`).
+class TableOptions {
+ public:
+  using Filter = std::function<bool(std::string_view name)>;
+  /// Registers the wanted options (all when `wanted` is empty) and the
+  /// class as a positional word (`positional_help`).
+  TableOptions(CLI::App& app, const std::string& positional_help, Filter wanted = {});
+  /// After app.parse: a RunConfig with every wanted option given set, in the
+  /// table's order. Throws UsageError as the setters do.
+  [[nodiscard]] RunConfig config(const CLI::App& app) const;
+
+ private:
+  [[nodiscard]] bool wanted(std::string_view name) const { return !wanted_ || wanted_(name); }
+  Filter wanted_;
+  std::map<std::string_view, std::string> values_;
+  std::map<std::string_view, std::vector<std::string>> sizes_;  // --size takes three words
+  std::string class_positional_;
+};
 
 /// Either a validated RunConfig, or a help text to print (and exit 0).
 struct ParsedCommandLine {
