@@ -257,8 +257,12 @@ C     Equal columns, the remainder one each to the lowest ranks.
       IF (IRANK .LT. NR) JL = JL + 1
       END
 
-C     Initial state: zero inside, a hot wall at J = 0, a warm one at
-C     I = 0; the conductivity varies from point to point.
+C     Initial state: a cool background (0.25) inside and on the far
+C     walls, a hot wall at J = 0, a warm one at I = 0; the conductivity
+C     varies from point to point. Every value stays >= 0.25 (maximum
+C     principle): a background of zero would fill the cells ahead of the
+C     heat front with subnormal numbers, several times slower to compute,
+C     and the front's columns would cost more than the others.
       SUBROUTINE INITF(U, UN, AK, NX, JF, JL, NCOLS)
       IMPLICIT NONE
       INTEGER NX, JF, JL, NCOLS, I, J
@@ -266,7 +270,7 @@ C     I = 0; the conductivity varies from point to point.
       DOUBLE PRECISION AK(0:NX+1, JF:JL)
       DO 20 J = JF - 1, JL + 1
          DO 10 I = 0, NX + 1
-            U(I, J) = 0D0
+            U(I, J) = 0.25D0
             IF (J .EQ. 0) U(I, J) = 1D0
             IF (I .EQ. 0 .AND. J .GT. 0 .AND. J .LE. NCOLS)
      &         U(I, J) = 0.5D0
