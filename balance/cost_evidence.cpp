@@ -84,13 +84,23 @@ std::vector<double> winsorized(const std::vector<double>& x) {
   for (std::size_t t = 0; t < x.size(); ++t) out[t] = std::clamp(x[t], m - bound, m + bound);
   return out;
 }
+
+CostEvidence::Series winsorized_all(const CostEvidence::Series& series) {
+  CostEvidence::Series out;
+  out.reserve(series.size());
+  for (const auto& raw : series) out.push_back(winsorized(raw));
+  return out;
+}
 }  // namespace
 
 CostEvidence::NoiseSums CostEvidence::sums_of(const Series& series) {
+  return sums_of_winsorized(winsorized_all(series));
+}
+
+CostEvidence::NoiseSums CostEvidence::sums_of_winsorized(const Series& series) {
   NoiseSums s;
-  for (const auto& raw : series) {
-    if (raw.size() < 2) continue;
-    const std::vector<double> x = winsorized(raw);
+  for (const auto& x : series) {
+    if (x.size() < 2) continue;
     const double m = mean_of(x);
     if (!(m > 0.0)) continue;
     for (std::size_t t = 0; t < x.size(); ++t) {
@@ -124,8 +134,10 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
   const int ranks = static_cast<int>(series.size());
   e.samples = series.empty() ? 0 : static_cast<int>(series[0].size());
   if (e.samples == 0) return e;
+  // Winsorized once: the noise sums and the means read the same samples.
+  const Series clipped = winsorized_all(series);
   NoiseSums all = closed_;
-  all.add(sums_of(series));
+  all.add(sums_of_winsorized(clipped));
   e.correlation = correlation(all);
   const double rho = e.correlation;
   const double n = e.samples;
@@ -138,7 +150,7 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
   e.cost.resize(ranks);
   e.error.resize(ranks);
   for (int r = 0; r < ranks; ++r) {
-    const std::vector<double> x = winsorized(series[r]);
+    const std::vector<double>& x = clipped[r];
     const double m = mean_of(x);
     double own = 0.0;
     for (double v : x) own += (v / m - 1.0) * (v / m - 1.0);

@@ -37,6 +37,7 @@ struct CostEstimate {
 
 class CostEvidence {
  public:
+  using Series = std::vector<std::vector<double>>;  // per rank, oldest first
   static constexpr int kPriorPeriods = 20;
   static constexpr double kPriorCorrelation = 0.9;
   static constexpr int kMaxSegment = 200;   // older samples leave the mean (costs drift)
@@ -67,8 +68,8 @@ class CostEvidence {
     double count = 0.0, pairs = 0.0, series = 0.0;
     void add(const NoiseSums& o);
   };
-  using Series = std::vector<std::vector<double>>;  // per rank, oldest first
   [[nodiscard]] static NoiseSums sums_of(const Series& series);
+  [[nodiscard]] static NoiseSums sums_of_winsorized(const Series& series);
   [[nodiscard]] double correlation(const NoiseSums& all) const;
   [[nodiscard]] CostEstimate estimate_of(const Series& series) const;
   Series segment_;

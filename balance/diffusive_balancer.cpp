@@ -144,15 +144,24 @@ double expected_largest_normal(int n) { return normal_quantile_upper(1.0 - (n - 
 
 }  // namespace
 
+const DiffusiveBalancer::Quantiles& DiffusiveBalancer::quantiles(int ranks) {
+  if (quantiles_.ranks != ranks) {
+    quantiles_ = {ranks, normal_quantile_upper(kFamilyError / ranks),
+                  normal_quantile_upper(kChangeError / (2.0 * ranks)), expected_largest_normal(ranks)};
+  }
+  return quantiles_;
+}
+
 bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target,
-                                       int window, int ranks) {
+                                       int window, double largest_error) {
+  const int ranks = static_cast<int>(e.cost.size());
   // Stripes set from estimates are off by about the largest of P errors:
   // e_P se. One more window shrinks every error; waiting for it costs one
   // window of the expected gain, and pays for the rest of the horizon.
   double relative = 0.0;
   for (int r = 0; r < ranks; ++r) relative += e.error[r] / e.cost[r] / ranks;
   if (!std::isfinite(relative)) return false;
-  const double e_p = expected_largest_normal(ranks);
+  const double e_p = largest_error;
   const double expected_gain = d.predicted_before - t_target * (1.0 + e_p * relative);
   const double sharper = t_target * e_p * relative * (1.0 - e.error_ratio_after(window));
   return (d.horizon - window) * sharper > window * expected_gain;
@@ -189,11 +198,12 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   if (ranks < 2) return d;
   const ReadWindow w = read_window(window, widths);
   if (!w.usable) return d;
-  d.z = normal_quantile_upper(kFamilyError / ranks);
+  const Quantiles& q = quantiles(ranks);
+  d.z = q.family;
   // A change of speeds must be clear on some rank beyond all ranks' noise
   // in both directions, at a far smaller error: a false alarm throws the
   // evidence away.
-  d.speeds_changed = evidence_.add(w.cost, normal_quantile_upper(kChangeError / (2.0 * ranks)));
+  d.speeds_changed = evidence_.add(w.cost, q.change);
   windows_since_move_ = d.speeds_changed ? 0 : windows_since_move_ + 1;
   if (evidence_.samples() == 0) return d;
   const CostEstimate e = evidence_.estimate();
@@ -210,7 +220,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   // The slowest rank now is confirmed only beyond what the largest of P
   // noisy estimates would show by chance (z); the new stripes' slowest rank
   // is expected that far above its estimate (the largest of P errors).
-  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, expected_largest_normal(ranks), +1.0);
+  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, q.largest, +1.0);
   const double period = *std::max_element(w.period.begin(), w.period.end());
   d.price = outlook.price > 0.0 ? outlook.price : period;
   // Speeds seen unchanged for m iterations are expected to hold for about m
@@ -222,7 +232,8 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
   const bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;
   if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
-  if (better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), ranks)) return d;
+  if (better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), q.largest))
+    return d;
 
   const std::vector<int> next = step_toward(widths, target);
   int cut = 0, next_cut = 0;

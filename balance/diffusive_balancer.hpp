@@ -128,12 +128,23 @@ class DiffusiveBalancer {
   /// Whether one more window of evidence is worth more than moving now:
   /// sharper estimates leave less imbalance for the rest of the horizon.
   static bool better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target, int window,
-                             int ranks);
+                             double largest_error);
+  /// The normal quantiles a decision on `ranks` ranks uses, computed once
+  /// per rank count: each is a bisection of erfc, and deciding must stay
+  /// cheap next to windows of well under a millisecond.
+  struct Quantiles {
+    int ranks = 0;
+    double family = 0.0;   // z: all ranks' estimates hold at once (kFamilyError)
+    double change = 0.0;   // a change of speeds, both directions (kChangeError)
+    double largest = 0.0;  // e_P: the expected largest of P standard normals
+  };
+  const Quantiles& quantiles(int ranks);
   [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
                                              const std::vector<int>& target) const;
   BalancerSettings settings_;
   CostEvidence evidence_;
   int windows_since_move_ = 0;
+  Quantiles quantiles_;
 };
 
 /// Throws std::invalid_argument unless 1 <= every, 0 <= threshold,
