@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -45,6 +46,28 @@ void BalancerSession::record_price_and_outcome(std::span<const WindowReport> rep
   rec.price_paid = paid;
   rec.measured_after = measured_imbalance(reports);
   if (paid > 0.0) prices_.push_back(paid);
+}
+
+void BalancerSession::adapt_stride(std::span<const WindowReport> reports) {
+  // A rank's decision time includes waiting in the gather for the last rank
+  // to arrive (imbalance, not deciding): the last to arrive, the least
+  // measured time, is what deciding costs on the critical path.
+  double decision = std::numeric_limits<double>::infinity(), window = 0.0;
+  for (const auto& r : reports) {
+    decision = std::min(decision, r.decision_seconds);
+    const double busy = std::accumulate(r.samples.compute.begin(), r.samples.compute.end(), 0.0) +
+                        std::accumulate(r.samples.wait.begin(), r.samples.wait.end(), 0.0);
+    window = std::max(window, busy);
+  }
+  if (!(decision > 0.0) || !std::isfinite(decision) || !(window > 0.0)) return;  // unmeasured (lu-sim)
+  const double share = decision / (window + decision);
+  // Two expensive decisions in a row: one descheduled rank is no reason.
+  expensive_in_a_row_ = share > kMaxDecisionShare ? expensive_in_a_row_ + 1 : 0;
+  if (expensive_in_a_row_ >= 2 && stride_ < kMaxStride) {
+    stride_ *= 2;
+    expensive_in_a_row_ = 0;
+  }
+  if (share < kMaxDecisionShare / 4 && stride_ > 1) stride_ /= 2;
 }
 
 namespace {
@@ -107,6 +130,8 @@ const BalanceDecision& BalancerSession::decide(int iteration, std::span<const Wi
     window.push_back(std::move(s));
   }
   previous_ = current_;
+  last_decision_ = iteration;
+  adapt_stride(reports);
   last_ = balancer_.decide(current_, window, {step_price(), remaining});
   ++decisions_;
   if (last_.moved_columns == 0) return last_;

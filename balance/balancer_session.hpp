@@ -8,6 +8,7 @@
 // gathers every rank's WindowReport (lu/migration/collective_balancer does it with
 // one all-gather) and times the migration; every rank then holds the same
 // reports and takes the same decision.
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace npblu {
 struct WindowReport {
   RankSamples samples;             // per iteration of the window
   double migration_seconds = 0.0;  // this rank's time applying the last step (0: none since)
+  double decision_seconds = 0.0;   // this rank's time in the last decision, gather included (0: unmeasured)
 };
 
 /// One decision that moved columns, as the log keeps it.
@@ -40,12 +42,26 @@ struct DecisionRecord {
 class BalancerSession {
  public:
   static constexpr int kPriceMemory = 4;  // the price is the mean of the last few steps' measured times
+  // Deciding costs time every window, moving or not (the gather, the
+  // estimates): when two decisions in a row took more than this share of
+  // the slowest rank's window, windows double (up to kMaxStride x every),
+  // and they halve again below a quarter of it. Iterations of a tenth of a millisecond
+  // (a legacy code's small steps) would otherwise pay several percent for a
+  // balancer that has nothing to do.
+  static constexpr double kMaxDecisionShare = 0.01;
+  static constexpr int kMaxStride = 64;
 
   BalancerSession(BalancerSettings settings, Partition start);
 
   [[nodiscard]] const BalancerSettings& settings() const { return balancer_.settings(); }
-  /// Whether iteration `iteration` (1-based) ends a window.
-  [[nodiscard]] bool due(int iteration) const { return iteration % settings().every == 0; }
+  /// Iterations per window: `every`, times the stride that keeps deciding cheap.
+  [[nodiscard]] int window_length() const { return settings().every * stride_; }
+  /// Whether iteration `iteration` (1-based) ends a window: a multiple of
+  /// `every` (a restarted run decides where the first run would have), at
+  /// least window_length() after the last decision.
+  [[nodiscard]] bool due(int iteration) const {
+    return iteration % settings().every == 0 && iteration - last_decision_ >= window_length();
+  }
 
   /// Every rank's report of the window that ended at `iteration`; `remaining`
   /// is the number of iterations still to run (<= 0: unknown). Moves
@@ -83,12 +99,16 @@ class BalancerSession {
 
  private:
   void record_price_and_outcome(std::span<const WindowReport> reports);
+  void adapt_stride(std::span<const WindowReport> reports);
   DiffusiveBalancer balancer_;
   Partition current_, previous_;
   BalanceDecision last_;
   std::vector<DecisionRecord> log_;
   std::vector<double> prices_;
   int decisions_ = 0, moved_columns_ = 0, earlier_steps_ = 0;
+  int stride_ = 1;  // windows are stride_ x every iterations (a power of two)
+  int expensive_in_a_row_ = 0;
+  int last_decision_ = std::numeric_limits<int>::min() / 2;  // iteration of the last decision
   bool awaiting_outcome_ =
       false;  // the last decision moved: its price and outcome come with the next reports
 };

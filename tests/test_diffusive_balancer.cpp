@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -379,6 +380,45 @@ TEST(BalancerSession, DamagedOrForeignStateRefusedAndNothingChanged) {
     EXPECT_THROW(fresh.restore_state(state), std::invalid_argument);
     EXPECT_EQ(fresh.saved_state(), before);
   }
+}
+
+// Deciding costs time every window: when two decisions in a row took more
+// than kMaxDecisionShare of the slowest rank's window, windows double, and
+// they halve again once deciding is cheap; unmeasured decisions change nothing.
+TEST(BalancerSession, WindowsGrowWhileDecidingIsExpensive) {
+  const Partition start = Partition::equal({1, 40}, 2);
+  BalancerSession s(settings(), start);
+  auto reports_costing = [&](double share_of_window) {
+    std::vector<WindowReport> reports;
+    for (auto& w : window_for(s.current(), {1.0, 1.0}, s.window_length())) {
+      const double busy = std::accumulate(w.compute.begin(), w.compute.end(), 0.0) +
+                          std::accumulate(w.wait.begin(), w.wait.end(), 0.0);
+      reports.push_back({w, 0.0, busy * share_of_window / (1.0 - share_of_window)});
+    }
+    reports[1].decision_seconds *= 3;  // waited in the gather: the least time is the cost
+    return reports;
+  };
+  int iteration = 5;
+  s.decide(iteration, reports_costing(0.0), 1000);  // not measured: every 5 stays
+  EXPECT_EQ(s.window_length(), 5);
+  const double expensive = 4 * BalancerSession::kMaxDecisionShare;
+  for (const int length : {10, 20, 40}) {
+    s.decide(iteration += s.window_length(), reports_costing(expensive), 1000);
+    EXPECT_EQ(s.window_length(), length / 2);  // once is no reason
+    s.decide(iteration += s.window_length(), reports_costing(expensive), 1000);
+    EXPECT_EQ(s.window_length(), length);
+    EXPECT_FALSE(s.due(iteration + length / 2));
+    EXPECT_TRUE(s.due(iteration + length));
+  }
+  s.decide(iteration += 40, reports_costing(BalancerSession::kMaxDecisionShare / 2), 1000);
+  EXPECT_EQ(s.window_length(), 40);  // between a quarter and the limit: stays
+  for (const int length : {20, 10, 5, 5}) {
+    s.decide(iteration += s.window_length(), reports_costing(BalancerSession::kMaxDecisionShare / 8), 1000);
+    EXPECT_EQ(s.window_length(), length);
+  }
+  for (int i = 0; i < 20; ++i) s.decide(iteration += s.window_length(), reports_costing(0.5), 1000);
+  EXPECT_EQ(s.window_length(), 5 * BalancerSession::kMaxStride);
+  EXPECT_EQ(s.steps(), 0);  // equal ranks: nothing moved meanwhile
 }
 
 TEST(WindowSummary, EverySampleAndTheCoreShare) {

@@ -7,9 +7,10 @@ namespace npblu {
 
 namespace {
 // One rank's report as doubles: [k, compute x every, wait x every, core
-// share, migration seconds, share x every] (unused sample slots are zero).
-std::vector<double> pack(const RankSamples& s, double migration_seconds, int every) {
-  std::vector<double> v(3 * every + 3, 0.0);
+// share, migration seconds, share x every, decision seconds] (unused sample
+// slots are zero). `every` is the window's length, the same on every rank.
+std::vector<double> pack(const RankSamples& s, double migration_seconds, double decision_seconds, int every) {
+  std::vector<double> v(3 * every + 4, 0.0);
   const int k = std::min<int>(every, static_cast<int>(s.compute.size()));
   v[0] = k;
   // The newest samples when the window is longer than a decision's.
@@ -21,6 +22,7 @@ std::vector<double> pack(const RankSamples& s, double migration_seconds, int eve
   }
   v[1 + 2 * every] = s.core_share;
   v[2 + 2 * every] = migration_seconds;
+  v[3 + 3 * every] = decision_seconds;
   return v;
 }
 
@@ -32,14 +34,16 @@ WindowReport unpack(const double* v, int every) {
   r.samples.core_share = v[1 + 2 * every];
   r.migration_seconds = v[2 + 2 * every];
   r.samples.share.assign(v + 3 + 2 * every, v + 3 + 2 * every + k);
+  r.decision_seconds = v[3 + 3 * every];
   return r;
 }
 }  // namespace
 
 const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const IterationTiming> window,
                                                   double remaining) {
-  const int every = settings().every;
-  const std::vector<double> mine = pack(samples_of(window), migration_seconds_, every);
+  const double t0 = wall_seconds();
+  const int every = session_.window_length();
+  const std::vector<double> mine = pack(samples_of(window), migration_seconds_, decision_seconds_, every);
   const int ranks = session_.current().ranks();
   const int n = static_cast<int>(mine.size());
   const std::vector<double> all = comm_.all_gather(std::span(mine));
@@ -48,7 +52,9 @@ const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const
   reports.reserve(ranks);
   for (int r = 0; r < ranks; ++r)
     reports.push_back(unpack(all.data() + static_cast<std::size_t>(r) * n, every));
-  return session_.decide(iteration, reports, remaining);
+  const BalanceDecision& d = session_.decide(iteration, reports, remaining);
+  decision_seconds_ = wall_seconds() - t0;  // reported with the next window
+  return d;
 }
 
 }  // namespace npblu

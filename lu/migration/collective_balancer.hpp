@@ -24,8 +24,10 @@ class CollectiveBalancer {
       : session_(settings, std::move(start)), comm_(Communicator::borrow(comm)) {}
 
   /// Collective over the communicator (one MPI_Allgather): the decision,
-  /// after `iteration`, from every rank's window (at most settings().every
-  /// iterations; the same count on every rank). `remaining`: iterations
+  /// after `iteration`, from every rank's window (at most
+  /// session().window_length() iterations; the same count on every rank).
+  /// Its own time is reported with the next window (the session keeps
+  /// deciding cheap against the windows). `remaining`: iterations
   /// still to run (<= 0: unknown).
   const BalanceDecision& decide(int iteration, std::span<const IterationTiming> window, double remaining);
 
@@ -46,6 +48,7 @@ class CollectiveBalancer {
   BalancerSession session_;
   Communicator comm_;
   double migration_seconds_ = 0.0;
+  double decision_seconds_ = 0.0;  // the last decision's time on this rank
 };
 
 }  // namespace npblu

@@ -11,7 +11,7 @@ bool RuntimeBalancing::step(int iteration, std::span<const IterationRecord> hist
   if (!session.due(iteration)) return false;
   // The window: the records since the last decision (a run resumed from a
   // checkpoint may have fewer).
-  const auto window = history.last(std::min<std::size_t>(session.settings().every, history.size()));
+  const auto window = history.last(std::min<std::size_t>(session.window_length(), history.size()));
   // A restart from a checkpoint (or anything else) may have placed the
   // stripes: the session decides from where the solver is.
   if (solver.partition() != session.current()) session.set_current(solver.partition());
