@@ -71,7 +71,7 @@ void BalancerSession::adapt_stride(std::span<const WindowReport> reports) {
 }
 
 namespace {
-constexpr double kStateVersion = 1.0;
+constexpr double kStateVersion = 2.0;  // 2: the stripes' error (version 1 is read too)
 }
 
 std::vector<double> BalancerSession::saved_state() const {
@@ -88,11 +88,13 @@ std::vector<double> BalancerSession::saved_state() const {
 
 void BalancerSession::restore_state(std::span<const double> state) {
   StateReader in(state);
-  if (in.take() != kStateVersion) throw std::invalid_argument("balancer state: unknown version");
+  const double version = in.take();
+  if (version != kStateVersion && version != 1.0)
+    throw std::invalid_argument("balancer state: unknown version");
   if (in.take_count(1L << 24, "rank count") != current_.ranks())
     throw std::invalid_argument("balancer state: saved on another number of ranks");
   DiffusiveBalancer balancer = balancer_;
-  balancer.restore(in);
+  balancer.restore(in, version >= 2.0);
   std::vector<double> prices = in.take_series(1L << 30, "price count");
   for (const double p : prices)
     if (!(std::isfinite(p) && p >= 0.0))

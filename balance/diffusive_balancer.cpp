@@ -41,13 +41,41 @@ DiffusiveBalancer::DiffusiveBalancer(BalancerSettings settings) : settings_(sett
 void DiffusiveBalancer::save(StateWriter& out) const {
   evidence_.save(out);
   out.put(windows_since_move_);
+  out.put(set_error_);
 }
 
-void DiffusiveBalancer::restore(StateReader& in) {
+void DiffusiveBalancer::restore(StateReader& in, bool with_set_error) {
   CostEvidence evidence;
   evidence.restore(in);
-  windows_since_move_ = static_cast<int>(in.take_count(1L << 30, "window count"));
+  const int windows = static_cast<int>(in.take_count(1L << 30, "window count"));
+  const double set_error = with_set_error ? in.take() : 0.0;
+  if (!(std::isfinite(set_error) && set_error >= 0.0))
+    throw std::invalid_argument("balancer state: the stripes' error is not a non-negative number");
+  windows_since_move_ = windows;
+  set_error_ = set_error;
   evidence_ = std::move(evidence);
+}
+
+namespace {
+// Mean relative standard error of the ranks' estimates (infinite before any spread is known).
+double relative_error(const CostEstimate& e) {
+  double relative = 0.0;
+  for (std::size_t r = 0; r < e.cost.size(); ++r) relative += e.error[r] / e.cost[r] / e.cost.size();
+  return relative;
+}
+}  // namespace
+
+double DiffusiveBalancer::refresh_gain(const BalanceDecision& d, const CostEstimate& e,
+                                       const std::vector<int>& target, double largest_error) const {
+  // Stripes set from estimates with relative error s_set are off by about
+  // e_P s_set; today's estimates, kRefreshSharper times sharper, are
+  // expected to leave e_P s_now. Then the expected gain, not a confirmed
+  // one, decides: the present stripes are known to carry the old noise.
+  // (Before any step the stripes carry no estimate: the confirmed rule
+  // alone decides, so noise alone never moves a column.)
+  const double now = relative_error(e);
+  if (!(set_error_ > 0.0) || !std::isfinite(now) || set_error_ < kRefreshSharper * now) return 0.0;
+  return d.predicted_before - bottleneck(target, e.cost) * (1.0 + largest_error * now);
 }
 
 RankWindow DiffusiveBalancer::effective(const RankWindow& measured, double share) {
@@ -205,6 +233,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   // evidence away.
   d.speeds_changed = evidence_.add(w.cost, q.change);
   windows_since_move_ = d.speeds_changed ? 0 : windows_since_move_ + 1;
+  if (d.speeds_changed) set_error_ = 0.0;  // the stripes were set for other speeds
   if (evidence_.samples() == 0) return d;
   const CostEstimate e = evidence_.estimate();
   d.correlation = e.correlation;
@@ -230,9 +259,13 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
                        static_cast<double>(std::max<int>(e.samples, w.cost[0].size())));
   const double most_waiting = *std::max_element(w.wait.begin(), w.wait.end());
   const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
-  const bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;
+  bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;
+  const double refresh = worth_it ? 0.0 : refresh_gain(d, e, target, q.largest);
+  const bool refreshing = refresh > 0.0 && refresh * d.horizon > d.price;
+  if (refreshing) d.gain = refresh, worth_it = true;
   if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
-  if (better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), q.largest))
+  if (!refreshing &&
+      better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), q.largest))
     return d;
 
   const std::vector<int> next = step_toward(widths, target);
@@ -248,6 +281,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   // Per-column costs do not depend on the stripes: the evidence carries
   // over (a change of speeds restarts it, see CostEvidence::add).
   windows_since_move_ = 0;
+  set_error_ = relative_error(e);
   return d;
 }
 

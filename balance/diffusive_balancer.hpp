@@ -97,6 +97,9 @@ class DiffusiveBalancer {
   static constexpr double kFamilyError = 0.05;   // chance that some rank's estimate is off by more than z se
   static constexpr double kChangeError = 0.001;  // chance per decision of taking noise for a change of speeds
   static constexpr double kDefaultHorizon = 100.0;
+  // Stripes set from estimates this many times less sure than today's are
+  // re-set on the expected gain (see refresh_gain).
+  static constexpr double kRefreshSharper = 2.0;
 
   explicit DiffusiveBalancer(BalancerSettings settings);
   [[nodiscard]] const BalancerSettings& settings() const { return settings_; }
@@ -122,7 +125,8 @@ class DiffusiveBalancer {
 
   /// The evidence and persistence count as numbers (balancer_state.hpp), and back.
   void save(StateWriter& out) const;
-  void restore(StateReader& in);
+  /// `with_set_error`: the state has the stripes' error (balancer state version 2 on).
+  void restore(StateReader& in, bool with_set_error = true);
 
  private:
   /// Whether one more window of evidence is worth more than moving now:
@@ -139,11 +143,16 @@ class DiffusiveBalancer {
     double largest = 0.0;  // e_P: the expected largest of P standard normals
   };
   const Quantiles& quantiles(int ranks);
+  /// The expected gain per iteration of re-setting stripes that were set
+  /// from much less sure estimates (0 when they were not).
+  [[nodiscard]] double refresh_gain(const BalanceDecision& d, const CostEstimate& e,
+                                    const std::vector<int>& target, double largest_error) const;
   [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
                                              const std::vector<int>& target) const;
   BalancerSettings settings_;
   CostEvidence evidence_;
   int windows_since_move_ = 0;
+  double set_error_ = 0.0;  // mean relative error of the estimates the stripes were last set from (0: none)
   Quantiles quantiles_;
 };
 
