@@ -26,13 +26,35 @@ namespace {
 
 using Storage = std::unique_ptr<double[], detail::StorageRelease>;
 
-Storage allocate(std::size_t doubles) {
+// Storage at least this large is mapped from the system directly (Linux):
+// it goes back to the system the moment it is freed. Through malloc it may
+// stay in the heap instead (glibc serves blocks below its adaptive threshold,
+// up to 32 MB, from the heap and keeps what it cannot trim), so a run's
+// transient buffers, such as a checkpoint's pieces, would accumulate.
+constexpr std::size_t kMappedStorageBytes = std::size_t(1) << 20;
+
+/// Storage for `doubles`; `zeroed` reports whether it is known to be zero.
+Storage allocate(std::size_t doubles, bool& zeroed) {
+  zeroed = false;
   if (doubles == 0) return nullptr;
   // 64-byte alignment: rows start on cache lines when 5*nx*8 is a multiple of 64.
   const std::size_t bytes = ((doubles * sizeof(double) + 63) / 64) * 64;
+#if defined(__linux__)
+  if (bytes >= kMappedStorageBytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    zeroed = true;  // fresh anonymous pages read as zero
+    return Storage(static_cast<double*>(p), detail::StorageRelease{bytes});
+  }
+#endif
   Storage p(static_cast<double*>(std::aligned_alloc(64, bytes)));
   if (!p) throw std::bad_alloc();
   return p;
+}
+
+Storage allocate(std::size_t doubles) {
+  bool zeroed = false;
+  return allocate(doubles, zeroed);
 }
 
 /// Tells the system it may drop the memory of the whole pages within
@@ -75,8 +97,12 @@ ColumnRange hull(ColumnRange a, ColumnRange b) {
 }  // namespace
 
 Field5::Field5(int nx, int nz, ColumnRange columns)
-    : nx_(nx), nz_(nz), columns_(columns), capacity_(columns), data_(allocate(size())) {
-  if (data_) std::memset(data_.get(), 0, size() * sizeof(double));
+    : nx_(nx), nz_(nz), columns_(columns), capacity_(columns) {
+  bool zeroed = false;
+  data_ = allocate(size(), zeroed);
+  // Mapped storage is zero already: pages never written (a boundary column
+  // of the residual) then cost no memory at all.
+  if (data_ && !zeroed) std::memset(data_.get(), 0, size() * sizeof(double));
 }
 
 Field5 Field5::uninitialized(int nx, int nz, ColumnRange columns, ColumnRange capacity) {
