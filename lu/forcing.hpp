@@ -16,8 +16,8 @@ namespace npblu {
 /// It allocates nothing: it works in fields the caller has anyway. `exact`
 /// must store stored_columns(g, owned, kStateHalo) (the state u before it is
 /// initialised) and holds the exact solution there on return; `zero` must
-/// store the owned columns (the residual before it is computed), which are
-/// zero on return. Temporaries of their size would add a fifth to the
+/// store the owned columns (the residual before it is computed), whose
+/// interior planes (1 <= k < nz-1) are zero on return. Temporaries of their size would add a fifth to the
 /// stripe's memory at its peak (class C: 21 MB a rank).
 void compute_forcing(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& frct, Field5& exact,
                      Field5& zero, ResidualWorkspace& ws);
