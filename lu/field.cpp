@@ -1,5 +1,6 @@
 #include "lu/field.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -57,13 +58,22 @@ Storage allocate(std::size_t doubles) {
   return allocate(doubles, zeroed);
 }
 
+std::uintptr_t page_size() {
+#if defined(__linux__)
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  return page;
+#else
+  return 4096;
+#endif
+}
+
 /// Tells the system it may drop the memory of the whole pages within
 /// [begin, end) (their contents are lost; a page touched again is zero).
 /// Whole pages strictly inside: whatever shares a page with the range (the
 /// allocator's bookkeeping, stored columns) is never touched.
 void discard_pages(const double* begin, const double* end) {
 #if defined(__linux__)
-  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t page = page_size();
   const auto first = reinterpret_cast<std::uintptr_t>(begin);
   const auto last = reinterpret_cast<std::uintptr_t>(end);
   const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
@@ -75,15 +85,38 @@ void discard_pages(const double* begin, const double* end) {
 #endif
 }
 
+bool all_zero(const double* p, std::size_t n) {
+  for (std::size_t e = 0; e < n; ++e) {
+    if (std::bit_cast<std::uint64_t>(p[e]) != 0) return false;
+  }
+  return true;
+}
+
+/// Copies `doubles` to `to`, which reads as zero already (a fresh mapping),
+/// one page of `to` at a time, skipping the pages whose source is all +0.0:
+/// those stay untouched and cost no memory (a field's pages never written).
+void copy_into_zeroed(const double* from, double* to, std::size_t doubles) {
+  const std::uintptr_t page = page_size();
+  for (std::size_t at = 0; at < doubles;) {
+    const auto address = reinterpret_cast<std::uintptr_t>(to + at);
+    const std::size_t n = std::min(doubles - at, (page - address % page) / sizeof(double));
+    if (!all_zero(from + at, n)) std::memcpy(to + at, from + at, n * sizeof(double));
+    at += n;
+  }
+}
+
 /// Copies `doubles` from storage about to be freed, a slice at a time, and
 /// hands each copied slice of the source back to the system: a field moving
 /// to new storage then never holds two copies of itself (class C on 2
-/// ranks: 87 MB for u).
-void move_out_of(const double* from, double* to, std::size_t doubles) {
+/// ranks: 87 MB for u). `to_zeroed`: `to` reads as zero already.
+void move_out_of(const double* from, double* to, std::size_t doubles, bool to_zeroed = false) {
   constexpr std::size_t kSlice = std::size_t(1) << 17;  // doubles: 1 MB
   for (std::size_t at = 0; at < doubles; at += kSlice) {
     const std::size_t n = std::min(kSlice, doubles - at);
-    std::memcpy(to + at, from + at, n * sizeof(double));
+    if (to_zeroed)
+      copy_into_zeroed(from + at, to + at, n);
+    else
+      std::memcpy(to + at, from + at, n * sizeof(double));
     discard_pages(from + at, from + at + n);
   }
 }
@@ -140,7 +173,7 @@ bool Field5::reserve_address_space(ColumnRange limit) {
   if (p == MAP_FAILED) return false;
   Storage next(static_cast<double*>(p), detail::StorageRelease{bytes});
   const std::size_t at = column_stride() * std::size_t(columns_.begin - limit.begin);
-  move_out_of(data(), next.get() + at, size());
+  move_out_of(data(), next.get() + at, size(), true);
   data_ = std::move(next);
   capacity_ = limit;
   return true;
