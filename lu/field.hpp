@@ -30,8 +30,9 @@
 namespace npblu {
 
 namespace detail {
-/// Frees a field's storage: mapped (address space reserved, see
-/// Field5::reserve_address_space) when mapped_bytes > 0, else allocated.
+/// Frees a field's storage: mapped (storage of 1 MB or more on Linux, or
+/// address space reserved, see Field5::reserve_address_space) when
+/// mapped_bytes > 0, else allocated.
 struct StorageRelease {
   std::size_t mapped_bytes = 0;
   void operator()(double* p) const noexcept;

@@ -1,16 +1,48 @@
 #include "lu/forcing.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
 
 #include "lu/grid.hpp"
-#include "lu/residual.hpp"
 
 namespace npblu {
 
 namespace {
-// Columns of frct computed per pass: bounds the temporaries to a few
-// columns instead of a second copy of the stripe.
-constexpr int kColumnsPerPass = 8;
+
+bool stores(const Field5& f, ColumnRange c) {
+  const ColumnRange s = f.columns();
+  return c.empty() || (s.begin <= c.begin && c.end <= s.end);
+}
+
+/// Zeroes [p, p + n) writing only the entries that are not +0.0 already:
+/// pages never touched (fresh mapped storage, lu/field.cpp) are only read,
+/// and so cost no memory.
+void clear_lazily(double* p, std::size_t n) {
+  for (std::size_t e = 0; e < n; ++e) {
+    if (std::bit_cast<std::uint64_t>(p[e]) != 0) p[e] = 0.0;
+  }
+}
+
+/// Zeroes every entry of f but the interior points of the owned columns
+/// (which compute_residual writes). The boundary planes k = 0 and nz-1 are
+/// never written later either: their pages stay untouched on a fresh field.
+void clear_all_but_interior(const GridSize& g, ColumnRange owned, Field5& f) {
+  for (int j = f.columns().begin; j < f.columns().end; ++j) {
+    if (!owned.contains(j)) {
+      clear_lazily(f.column(j), f.column_stride());
+      continue;
+    }
+    clear_lazily(f.row(0, j), f.row_stride());
+    clear_lazily(f.row(g.nz - 1, j), f.row_stride());
+    for (int k = 1; k < g.nz - 1; ++k) {
+      std::fill_n(f.point(0, k, j), Field5::kComponents, 0.0);
+      std::fill_n(f.point(g.nx - 1, k, j), Field5::kComponents, 0.0);
+    }
+  }
+}
+
 }  // namespace
 
 // NPB's erhs applies the very formulas of rhs to the exact solution, so the
@@ -18,25 +50,23 @@ constexpr int kColumnsPerPass = 8;
 // forcing: frct = R(u_exact). Sharing the operator keeps the two consistent
 // (the exact solution is an exact discrete steady state) and inherits its
 // partition independence.
-void compute_forcing(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& frct) {
-  std::fill(frct.data(), frct.data() + frct.size(), 0.0);
+void compute_forcing(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& frct, Field5& exact,
+                     Field5& zero, ResidualWorkspace& ws) {
+  clear_all_but_interior(g, owned, frct);
   if (owned.empty()) return;
-
-  ResidualWorkspace workspace(g, owned);
-  for (int first = owned.begin; first < owned.end; first += kColumnsPerPass) {
-    const ColumnRange pass{first, std::min(owned.end, first + kColumnsPerPass)};
-    // The exact solution is analytic: evaluate it on the columns the
-    // stencil reaches instead of exchanging halos.
-    const ColumnRange reach = stored_columns(g, pass, kStateHalo);
-    Field5 exact(g.nx, g.nz, reach);
-    for (int j = reach.begin; j < reach.end; ++j) {
-      for (int k = 0; k < g.nz; ++k) {
-        for (int i = 0; i < g.nx; ++i) exact_solution(c, g, i, j, k, exact.point(i, k, j));
-      }
+  // The exact solution is analytic: evaluate it on the columns the stencil
+  // reaches instead of exchanging halos.
+  const ColumnRange reach = stored_columns(g, owned, kStateHalo);
+  if (!stores(exact, reach) || !stores(zero, owned) || !stores(frct, owned))
+    throw std::logic_error("compute_forcing: a field does not store the columns it needs");
+  for (int j = reach.begin; j < reach.end; ++j) {
+    for (int k = 0; k < g.nz; ++k) {
+      for (int i = 0; i < g.nx; ++i) exact_solution(c, g, i, j, k, exact.point(i, k, j));
     }
-    const Field5 no_forcing(g.nx, g.nz, pass);
-    compute_residual(c, g, pass, exact, no_forcing, frct, workspace);
   }
+  // compute_residual reads the forcing at interior planes only.
+  for (int j = owned.begin; j < owned.end; ++j) std::fill(zero.row(1, j), zero.row(g.nz - 1, j), 0.0);
+  compute_residual(c, g, owned, exact, zero, frct, ws);
 }
 
 }  // namespace npblu

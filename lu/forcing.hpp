@@ -3,6 +3,7 @@
 // solution a steady state of the discrete equations.
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
+#include "lu/residual.hpp"
 
 namespace npblu {
 
@@ -11,6 +12,14 @@ namespace npblu {
 /// solution it differentiates is analytic, so halo columns are evaluated
 /// locally: no communication. The result at a point does not depend on
 /// `owned` (bitwise), so any partition yields the same forcing.
-void compute_forcing(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& frct);
+///
+/// It allocates nothing: it works in fields the caller has anyway. `exact`
+/// must store stored_columns(g, owned, kStateHalo) (the state u before it is
+/// initialised) and holds the exact solution there on return; `zero` must
+/// store the owned columns (the residual before it is computed), whose
+/// interior planes (1 <= k < nz-1) are zero on return. Temporaries of their size would add a fifth to the
+/// stripe's memory at its peak (class C: 21 MB a rank).
+void compute_forcing(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& frct, Field5& exact,
+                     Field5& zero, ResidualWorkspace& ws);
 
 }  // namespace npblu

@@ -169,6 +169,8 @@ class LuSolver {
 
  private:
   void reset_state();
+  /// The forcing and the initial state (what start() and the calibration begin from).
+  void compute_initial_fields();
   /// The residual of u and the timers cleared: what NPB's ssor does before its loop.
   void prepare_iterations();
   /// NPB's ssor(niter) without rebalancing or hooks (the warm-up and the

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,22 @@ void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
   if (rank != 0) h = header_from_bytes(bytes);
 }
 
+// Another rank's stripe travels to or from rank 0 in pieces of about this
+// size (at least one column), so rank 0 holds one piece beside its own
+// stripe, not a second stripe (class C on 2 ranks: 83 MB).
+constexpr std::size_t kPieceBytes = std::size_t(4) << 20;
+
+// The pieces of `range` in column order: the same on rank 0 and on the rank
+// that owns it (the column size is the grid's), so each message matches.
+std::vector<ColumnRange> pieces_of(ColumnRange range, const Field5& u) {
+  const std::size_t column_bytes = u.column_stride() * sizeof(double);
+  const int per_piece = static_cast<int>(std::max<std::size_t>(1, kPieceBytes / column_bytes));
+  std::vector<ColumnRange> pieces;
+  for (int begin = range.begin; begin < range.end; begin += per_piece)
+    pieces.push_back({begin, std::min(range.end, begin + per_piece)});
+  return pieces;
+}
+
 // Rank 0's side of a save: receives every stripe in rank (hence column)
 // order, digests and writes it. After a failed write it still receives the
 // remaining stripes, so that no rank is left blocked in its send.
@@ -60,19 +77,21 @@ std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int 
   std::string failure;
   for (int r = 0; r < p.ranks(); ++r) {
     const ColumnRange range = saved_columns(p[r], ny);
-    Field5 received;
-    if (r != 0) {
-      received = Field5(u.nx(), u.nz(), range);
-      check_mpi(
-          MPI_Recv(received.data(), range.width(), column.get(), r, kTagCheckpoint, comm, MPI_STATUS_IGNORE),
-          "checkpoint receive");
-    }
-    const Field5& stripe = r == 0 ? u : received;
-    for (int j = range.begin; j < range.end; ++j) digests.push_back(column_digest(stripe, j));
-    try {
-      if (failure.empty()) writer.write_columns(range.begin, range.end, stripe.column(range.begin));
-    } catch (const std::exception& e) {
-      failure = e.what();
+    for (const ColumnRange piece : r == 0 ? std::vector<ColumnRange>{range} : pieces_of(range, u)) {
+      Field5 received;
+      if (r != 0) {
+        received = Field5(u.nx(), u.nz(), piece);
+        check_mpi(MPI_Recv(received.data(), piece.width(), column.get(), r, kTagCheckpoint, comm,
+                           MPI_STATUS_IGNORE),
+                  "checkpoint receive");
+      }
+      const Field5& stripe = r == 0 ? u : received;
+      for (int j = piece.begin; j < piece.end; ++j) digests.push_back(column_digest(stripe, j));
+      try {
+        if (failure.empty()) writer.write_columns(piece.begin, piece.end, stripe.column(piece.begin));
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
     }
   }
   try {
@@ -109,18 +128,20 @@ std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm co
   std::string failure;
   for (int r = 0; r < p.ranks(); ++r) {
     const ColumnRange range = saved_columns(p[r], ny);
-    Field5 buffer = r == 0 ? Field5() : Field5(u.nx(), u.nz(), range);
-    Field5& stripe = r == 0 ? u : buffer;
-    try {
-      if (failure.empty()) reader.read_columns(range.begin, range.end, stripe.column(range.begin));
-    } catch (const std::exception& e) {
-      failure = e.what();
+    for (const ColumnRange piece : r == 0 ? std::vector<ColumnRange>{range} : pieces_of(range, u)) {
+      Field5 buffer = r == 0 ? Field5() : Field5(u.nx(), u.nz(), piece);
+      Field5& stripe = r == 0 ? u : buffer;
+      try {
+        if (failure.empty()) reader.read_columns(piece.begin, piece.end, stripe.column(piece.begin));
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      for (int j = piece.begin; j < piece.end; ++j) digests.push_back(column_digest(stripe, j));
+      if (failure.empty()) failure = non_finite_problem(stripe, piece);
+      if (r != 0)
+        check_mpi(MPI_Send(buffer.data(), piece.width(), column.get(), r, kTagCheckpoint, comm),
+                  "checkpoint send");
     }
-    for (int j = range.begin; j < range.end; ++j) digests.push_back(column_digest(stripe, j));
-    if (failure.empty()) failure = non_finite_problem(stripe, range);
-    if (r != 0)
-      check_mpi(MPI_Send(buffer.data(), range.width(), column.get(), r, kTagCheckpoint, comm),
-                "checkpoint send");
   }
   if (failure.empty() && combine_column_digests(digests) != reader.header().field_checksum) {
     failure = "the field does not match its checksum " + quote_value(reader.header().field_checksum) +
@@ -164,10 +185,10 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
     writer.reset();  // removes the temporary file of a failed write
   } else {
     const Field5& u = solver.state();
-    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
-    check_mpi(
-        MPI_Send(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm),
-        "checkpoint send");
+    const ColumnDatatype column(u);
+    for (const ColumnRange piece : pieces_of(saved_columns(solver.owned(), header.run.grid.ny), u))
+      check_mpi(MPI_Send(u.column(piece.begin), piece.width(), column.get(), 0, kTagCheckpoint, comm),
+                "checkpoint send");
   }
   agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
   return {wall_seconds() - start, root ? size_of(path) : 0};
@@ -206,10 +227,11 @@ CheckpointStats restore_checkpoint(const fs::path& path, const CheckpointHeader&
     failure = read_stripes(*reader, solver, comm);
   } else {
     Field5& u = solver.writable_state();
-    const ColumnRange range = saved_columns(solver.owned(), header.run.grid.ny);
-    check_mpi(MPI_Recv(u.column(range.begin), range.width(), ColumnDatatype(u).get(), 0, kTagCheckpoint, comm,
-                       MPI_STATUS_IGNORE),
-              "checkpoint receive");
+    const ColumnDatatype column(u);
+    for (const ColumnRange piece : pieces_of(saved_columns(solver.owned(), header.run.grid.ny), u))
+      check_mpi(MPI_Recv(u.column(piece.begin), piece.width(), column.get(), 0, kTagCheckpoint, comm,
+                         MPI_STATUS_IGNORE),
+                "checkpoint receive");
   }
   agree(failure.empty(), restart_problem(path, failure), comm);
   solver.state_written();

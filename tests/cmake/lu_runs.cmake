@@ -104,3 +104,17 @@ npblu_test(trace_plot_png ${TRACE_CHECK} plot --np 2 --
   S --balance diffusive --balance-every 2 --emulate-speeds 1,0.4)
 set_tests_properties(trace_W_diffusive_schema trace_survives_kill trace_plot_png PROPERTIES LABELS mpi TIMEOUT 400
   ENVIRONMENT "${sanitizer_env}")
+
+# Peak resident memory (docs/performance.md, "Memory"): class B on 2 ranks, every rank's peak over
+# class S's is what it stores of u, rsd and frct plus at most 4 MiB (8 with a checkpoint: rank 0's
+# piece of another stripe); plain, diffusive (the fields move into reserved address space) and
+# checkpointed. Not under sanitizers, whose shadow memory is no part of the program's.
+if(NOT NPBLU_SANITIZE)
+  set(PEAK_MEMORY_CHECK ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/peak_memory_check.py
+      ${LU_TABLE_LAUNCH_ARGS} --workdir . --np 2 --class B)
+  npblu_test(peak_memory_B_np2 ${PEAK_MEMORY_CHECK})
+  npblu_test(peak_memory_B_np2_diffusive ${PEAK_MEMORY_CHECK} -- --balance diffusive)
+  npblu_test(peak_memory_B_np2_checkpoint ${PEAK_MEMORY_CHECK} --checkpoint)
+  set_tests_properties(peak_memory_B_np2 peak_memory_B_np2_diffusive peak_memory_B_np2_checkpoint
+                       PROPERTIES LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
