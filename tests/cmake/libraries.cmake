@@ -60,3 +60,13 @@ npblu_test(experiments_dry_run ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}
 set_tests_properties(experiments_dry_run PROPERTIES LABELS unit TIMEOUT 60)
 npblu_test(docs_links ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs_links.py --root ${PROJECT_SOURCE_DIR})
 set_tests_properties(docs_links PROPERTIES LABELS unit TIMEOUT 60)
+# runs/roofline's tools: the machine-limits program runs and orders its bandwidths; with valgrind and a
+# lu valgrind can decode (no -march=native, no sanitizer), the flop count of the SSOR update is exactly 15.
+find_program(NPBLU_VALGRIND valgrind)
+set(roofline_count "")
+if(NPBLU_VALGRIND AND NOT NPBLU_NATIVE AND NOT NPBLU_SANITIZE)
+  set(roofline_count --count)
+endif()
+npblu_test(roofline_tools ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/roofline_check.py
+           --cxx ${CMAKE_CXX_COMPILER} --lu $<TARGET_FILE:lu> ${roofline_count})
+set_tests_properties(roofline_tools PROPERTIES LABELS unit TIMEOUT 300)
