@@ -40,12 +40,11 @@ double triad_bandwidth(std::size_t n, int sweeps, int repeats) {
 // the latency of the FMA units (or of the separate mul and add without FMA).
 double peak_flops(long steps, int repeats) {
   constexpr int kChains = 12;
-  Vec acc[kChains], mul, add;
-  for (int l = 0; l < LANES; ++l) mul[l] = 0.999999, add[l] = 1e-7;
+  Vec acc[kChains];
+  const Vec zero = {}, mul = zero + 0.999999, add = zero + 1e-7;  // scalars broadcast to every lane
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
-    for (int c = 0; c < kChains; ++c)
-      for (int l = 0; l < LANES; ++l) acc[c][l] = 1.0 + c + l;
+    for (int c = 0; c < kChains; ++c) acc[c] = zero + (1.0 + c);
     const double t0 = seconds();
     for (long s = 0; s < steps; ++s) {
       for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * mul + add;
