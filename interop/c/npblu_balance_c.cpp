@@ -42,6 +42,9 @@ struct npblu_balancer {
   npblu_balancer(npblu::Communicator c, const npblu::BalancerSettings& s, const npblu::Partition& start,
                  bool read_core_share)
       : comm(std::move(c)), balancer(s, start, comm.get()), core_share(read_core_share) {
+    // Made-up fed times (core_share off) say nothing about what deciding
+    // costs against them: the cadence then stays `every`.
+    balancer.set_time_decisions(read_core_share);
     MPI_Comm_rank(comm.get(), &rank);
     if (core_share) last_reading = clock.read();
   }

@@ -53,7 +53,7 @@ const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const
   for (int r = 0; r < ranks; ++r)
     reports.push_back(unpack(all.data() + static_cast<std::size_t>(r) * n, every));
   const BalanceDecision& d = session_.decide(iteration, reports, remaining);
-  decision_seconds_ = wall_seconds() - t0;  // reported with the next window
+  decision_seconds_ = time_decisions_ ? wall_seconds() - t0 : 0.0;  // reported with the next window
   return d;
 }
 

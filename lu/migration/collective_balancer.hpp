@@ -40,6 +40,10 @@ class CollectiveBalancer {
     migration_seconds_ += wall_seconds() - t0;
   }
 
+  /// Whether this rank reports its decisions' time (on by default; the
+  /// session stretches its windows when deciding is expensive against them).
+  void set_time_decisions(bool on) { time_decisions_ = on; }
+
   [[nodiscard]] BalancerSession& session() { return session_; }
   [[nodiscard]] const BalancerSession& session() const { return session_; }
   [[nodiscard]] const BalancerSettings& settings() const { return session_.settings(); }
@@ -49,6 +53,7 @@ class CollectiveBalancer {
   Communicator comm_;
   double migration_seconds_ = 0.0;
   double decision_seconds_ = 0.0;  // the last decision's time on this rank
+  bool time_decisions_ = true;
 };
 
 }  // namespace npblu
