@@ -190,8 +190,10 @@ class LuSolver {
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>
   void compute_phase(Phase phase, Work&& work);
-  void scale_residual();             // rsd *= dt on the owned interior
-  void update_state(double factor);  // u += factor * rsd on the owned interior
+  // Never inlined: runs/roofline/count_flops.py finds their operations by
+  // name under any compiler (one call each per iteration).
+  [[gnu::noinline]] void scale_residual();             // rsd *= dt on the owned interior
+  [[gnu::noinline]] void update_state(double factor);  // u += factor * rsd on the owned interior
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
   /// How to wait for messages now (config_.wait, with auto resolved).

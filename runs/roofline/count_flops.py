@@ -22,8 +22,9 @@ import tempfile
 # kernel -> regular expression on the function's name (self costs; helpers inlined into them count with them)
 KERNELS = {
     "rhs": r"level_baseline::compute_residual|level_baseline::.*dissipation_weights",
-    "lower sweep (jacld, blts)": r"level_baseline::.*sweep_plane<false>",
-    "upper sweep (jacu, buts)": r"level_baseline::.*sweep_plane<true>",
+    # GCC keeps sweep_plane<upper> apart; clang inlines it into lower_/upper_sweep_plane
+    "lower sweep (jacld, blts)": r"level_baseline::.*(sweep_plane<false>|lower_sweep_plane)",
+    "upper sweep (jacu, buts)": r"level_baseline::.*(sweep_plane<true>|upper_sweep_plane)",
     "sweeps' row loads (half to each)": r"level_baseline::.*load_(state|v)_row",
     "update (ssor)": r"LuSolver::update_state|LuSolver::scale_residual",
 }
