@@ -182,12 +182,10 @@ const DiffusiveBalancer::Quantiles& DiffusiveBalancer::quantiles(int ranks) {
 
 bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target,
                                        int window, double largest_error) {
-  const int ranks = static_cast<int>(e.cost.size());
   // Stripes set from estimates are off by about the largest of P errors:
   // e_P se. One more window shrinks every error; waiting for it costs one
   // window of the expected gain, and pays for the rest of the horizon.
-  double relative = 0.0;
-  for (int r = 0; r < ranks; ++r) relative += e.error[r] / e.cost[r] / ranks;
+  const double relative = relative_error(e);
   if (!std::isfinite(relative)) return false;
   const double e_p = largest_error;
   const double expected_gain = d.predicted_before - t_target * (1.0 + e_p * relative);
