@@ -26,7 +26,6 @@ sys.path.insert(0, os.path.join(HERE, "roofline"))
 import count_flops  # noqa: E402
 
 LEVELS = {"baseline": ("x86-64", 2), "v3": ("x86-64-v3", 4), "v4": ("x86-64-v4", 8)}
-GRID = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}
 # kernel -> the phase timers that time it, and count_flops's kernel name
 KERNELS = [("rhs", ["rhs"], "rhs"), ("lower sweep (jacld + blts)", ["jacld", "blts"], "lower sweep (jacld, blts)"),
            ("upper sweep (jacu + buts)", ["jacu", "buts"], "upper sweep (jacu, buts)"),
@@ -97,7 +96,7 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         counted = count_flops.count(a.count_lu or a.lu, a.cls, 1, tmp)
-        points = (GRID[a.cls] - 2) ** 3 / a.np
+        points = (count_flops.GRID[a.cls] - 2) ** 3 / a.np
         print(f"{cpu_model()}; class {a.cls} on {a.np} rank(s); flops counted per interior point and iteration: "
               + ", ".join(f"{k} {v:.0f}" for k, v in counted.items()))
         for level in a.levels:

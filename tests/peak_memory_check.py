@@ -28,6 +28,9 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bad_input_table as bit  # noqa: E402  (the launch options every lu runner takes)
+
 MIB = 1024  # ru_maxrss counts KiB on Linux
 BUDGET_KIB = 4 * MIB
 CHECKPOINT_PIECE_KIB = 4 * MIB
@@ -90,10 +93,7 @@ def main():
         print("skipped: ru_maxrss is in kilobytes on Linux only")
         sys.exit(77)
     p = argparse.ArgumentParser()
-    p.add_argument("--lu", required=True)
-    p.add_argument("--mpiexec", required=True)
-    p.add_argument("--numproc-flag", default="-n")
-    p.add_argument("--mpiexec-preflags", default="")
+    bit.add_launch_arguments(p)
     p.add_argument("--workdir", required=True)
     p.add_argument("--np", type=int, default=2)
     p.add_argument("--class", dest="cls", default="B")

@@ -28,6 +28,7 @@ KERNELS = {
     "sweeps' row loads (half to each)": r"level_baseline::.*load_(state|v)_row",
     "update (ssor)": r"LuSolver::update_state|LuSolver::scale_residual",
 }
+GRID = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}  # points per side of each class
 FLOPS = {"addsd": 1, "subsd": 1, "mulsd": 1, "divsd": 1, "sqrtsd": 1,
          "addpd": 2, "subpd": 2, "mulpd": 2, "divpd": 2, "sqrtpd": 2}
 
@@ -110,7 +111,7 @@ def count(lu, cls, iterations, tmp):
     shared = per_iteration.pop("sweeps' row loads (half to each)")
     per_iteration["lower sweep (jacld, blts)"] += shared / 2
     per_iteration["upper sweep (jacu, buts)"] += shared / 2
-    points = ({"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}[cls] - 2) ** 3  # interior points
+    points = (GRID[cls] - 2) ** 3  # interior points
     return {k: v / points for k, v in per_iteration.items()}
 
 
