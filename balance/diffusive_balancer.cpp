@@ -71,11 +71,20 @@ double DiffusiveBalancer::refresh_gain(const BalanceDecision& d, const CostEstim
   // e_P s_set; today's estimates, kRefreshSharper times sharper, are
   // expected to leave e_P s_now. Then the expected gain, not a confirmed
   // one, decides: the present stripes are known to carry the old noise.
+  // Under noise correlated in time the estimates cannot show the old noise
+  // in full: each rank's noise of the moment the stripes were set from
+  // lingers in its later samples, and the estimates still hold those
+  // samples too. Then the present stripes are expected as slow as either
+  // the estimates or the old error say. (Independent noise leaves the
+  // estimates free of it: they alone say.)
   // (Before any step the stripes carry no estimate: the confirmed rule
   // alone decides, so noise alone never moves a column.)
   const double now = relative_error(e);
   if (!(set_error_ > 0.0) || !std::isfinite(now) || set_error_ < kRefreshSharper * now) return 0.0;
-  return d.predicted_before - bottleneck(target, e.cost) * (1.0 + largest_error * now);
+  const double best = bottleneck(target, e.cost);
+  const double old_noise = e.correlation > kCorrelatedNoise ? largest_error * set_error_ : 0.0;
+  const double expected_now = std::max(d.predicted_before, best * (1.0 + old_noise));
+  return expected_now - best * (1.0 + largest_error * now);
 }
 
 RankWindow DiffusiveBalancer::effective(const RankWindow& measured, double share) {

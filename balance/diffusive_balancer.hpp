@@ -100,6 +100,9 @@ class DiffusiveBalancer {
   // Stripes set from estimates this many times less sure than today's are
   // re-set on the expected gain (see refresh_gain).
   static constexpr double kRefreshSharper = 2.0;
+  // Beyond this lag-1 correlation of the samples, estimates still carry the
+  // noise the stripes were set from (see refresh_gain).
+  static constexpr double kCorrelatedNoise = 0.5;
 
   explicit DiffusiveBalancer(BalancerSettings settings);
   [[nodiscard]] const BalancerSettings& settings() const { return settings_; }

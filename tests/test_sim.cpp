@@ -126,6 +126,22 @@ TEST(SimulationBottleneck, SlowRankCorrelatedNoiseTwoHundredFiftySixRanks) {
   expect_bar(256, one_slow(256, 0), 0.05, 0.9, 1.08);
 }
 
+// After a change of speeds the step is taken from a few samples that all
+// carry each rank's noise of the moment, and the estimates that follow
+// still hold it: the stripes are set again on the old error's expected
+// cost (DiffusiveBalancer::refresh_gain).
+TEST(SimulationBottleneck, HalfSlowSwappingMidRunCorrelatedNoiseSixtyFourRanks) {
+  std::vector<double> a(64, 1.0), b(64, 0.444);
+  for (int r = 0; r < 32; ++r) a[r] = 0.444, b[r] = 1.0;
+  expect_bar(64, list(a) + ";@100:" + list(b), 0.05, 0.9, 1.08, 100);
+}
+
+TEST(SimulationBottleneck, RampCorrelatedNoiseThousandRanks) {
+  std::vector<double> v(1024);
+  for (int r = 0; r < 1024; ++r) v[r] = 0.444 + (1 - 0.444) * r / 1023.0;
+  expect_bar(1024, list(v), 0.05, 0.9, 1.08);
+}
+
 TEST(SimulationBottleneck, RandomSpeedsCorrelatedNoiseThousandRanks) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> speed(0.3, 1.0);
