@@ -36,6 +36,7 @@ import subprocess
 import sys
 
 from lu_json import DEFAULT_LU, mpirun, run_lu
+from npb_classes import GRID, ITERATIONS
 
 RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
 MPI = mpirun("core")
@@ -65,8 +66,8 @@ def run_driver(driver, cls, np):
 
 
 def mops(cls, seconds):
-    n = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}[cls]
-    it = {"S": 50, "W": 300, "A": 250, "B": 250, "C": 250}[cls]
+    n = GRID[cls]
+    it = ITERATIONS[cls]
     mean = n
     return 1e-6 * it * (1984.77 * n**3 - 10923.3 * mean**2 + 27770.9 * mean - 144010.0) / seconds
 

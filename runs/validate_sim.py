@@ -34,6 +34,7 @@ import subprocess
 import tempfile
 
 from lu_json import DEFAULT_LU, run_lu
+from npb_classes import GRID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
@@ -165,7 +166,6 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--behaviour", action="store_true", help="also the balancer's decisions, real vs model")
     a = ap.parse_args()
-    sizes = {"S": 12, "W": 33, "A": 64, "B": 102, "C": 162}
     print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
           "| model wait ms/it per rank | measured compute ms/it | model compute ms/it |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -179,7 +179,7 @@ def main():
         for case, rs in runs.items():
             t = statistics.median(r["time_s"] for r in rs)
             med[case] = min(rs, key=lambda r: abs(r["time_s"] - t))
-        cost = costs_from(med[(1, None)], sizes[cls])
+        cost = costs_from(med[(1, None)], GRID[cls])
         _, w2, _ = per_iteration(med[(2, None)])
         latency = fit_latency(a.sim, cls, cost, statistics.mean(w2))
         print(f"<!-- class {cls}: costs ns/point {', '.join(f'{k} {v * 1e9:.2f}' for k, v in cost.items())}; "
@@ -192,7 +192,7 @@ def main():
             print(f"| {cls} | {ranks}{note} | {speeds or 'equal'} | {mt * 1e3:.2f} ms | {st * 1e3:.2f} ms | "
                   f"{st / mt:.3f} | {fmt(mw)} | {fmt(sw)} | {fmt(mc)} | {fmt(sc)} |", flush=True)
         if a.behaviour:
-            behaviour(a, cls, cost, latency, sizes[cls])
+            behaviour(a, cls, cost, latency, GRID[cls])
 
 
 if __name__ == "__main__":
