@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "lu/ivdep.hpp"
 #include "lu/kernel_levels.hpp"
@@ -54,14 +55,17 @@ constexpr int kRingLanesPerPlane = kPlainRing * kM + kDerivedRing * kDerivedLane
 constexpr std::size_t kRingBytesTarget = std::size_t(1) << 20;
 constexpr int kMinBlockPlanes = 8;
 
-// Whole vectors: the loops over the interior points of a row compute points
-// [1, computed_end(nx)), a multiple of the level's vector width kW, instead
-// of [1, nx - 1). A row of 62 interior points (class A) is then 8 vectors of
-// 8, where stopping at nx - 1 costs a 4-wide and two scalar passes through
-// loop bodies of some hundred operations each (10% of the time of class A).
-// The points past nx - 2 are computed from padding (below) and never stored:
-// points in lanes are independent, so the interior ones keep their bits.
-int computed_end(int nx) { return 1 + (nx - 2 + simd::kW - 1) / simd::kW * simd::kW; }
+// Whole, aligned vectors: the loops over the interior points of a row compute
+// points [0, computed_end(nx)), a multiple of the level's vector width kW,
+// instead of [1, nx - 1). Starting at point 0 of rows that start on cache
+// lines (align_scratch), each vector load of a row is one whole line, not a
+// line split that costs two loads (this alone made rhs a third faster on
+// AVX-512). Ending on whole vectors saves a narrower and a scalar epilogue
+// through loop bodies of some hundred operations each. Point 0 and the
+// points past nx - 2 are computed from padding (below; for point 0, the end
+// of the lane before) and never stored: points in lanes are independent, so
+// the interior ones keep their bits.
+int computed_end(int nx) { return (nx - 1 + simd::kW - 1) / simd::kW * simd::kW; }
 
 // Lane stride: room for the reads of the last computed point's neighbour
 // (index computed_end(nx)), rounded up to whole cache lines. Lanes past nx
@@ -205,7 +209,7 @@ inline Flux viscous_flux(const DirectionCoefficients& dc, const double* __restri
 
 /// Inviscid flux difference, viscous flux difference and second-order
 /// dissipation of direction D (0 = xi, 1 = eta, 2 = zeta) at the computed
-/// points [1, end) of a row, given its neighbours along D (`lo` at p-1, `hi` at p+1;
+/// points [0, end) of a row, given its neighbours along D (`lo` at p-1, `hi` at p+1;
 /// for xi they are `mid` shifted by one point). The first direction
 /// overwrites the accumulator, the others add to it.
 template <int D, bool kFirst>
@@ -218,7 +222,7 @@ void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mi
   const double* __restrict hi_plain = hi.plain;
   const double* __restrict hi_derived = hi.derived;
   NPBLU_IVDEP
-  for (int i = 1; i < end; ++i) {
+  for (int i = 0; i < end; ++i) {
     const Flux in_lo = inviscid_flux<D>(lo_plain, lo_derived, ld, i);
     const Flux in_hi = inviscid_flux<D>(hi_plain, hi_derived, ld, i);
     const Flux visc_lo = viscous_flux<D>(dc, lo_derived, mid_derived, ld, i);
@@ -282,7 +286,7 @@ std::array<double, 5> dissipation_weights(int p, int n) {
 }
 
 /// Fourth-order dissipation along eta and zeta together at the computed
-/// points [1, end) of a row: `columns` and `planes` are the plain rows at
+/// points [0, end) of a row: `columns` and `planes` are the plain rows at
 /// j-2..j+2 and k-2..k+2 (a row with weight zero may stand in for one outside
 /// the grid).
 void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
@@ -292,7 +296,7 @@ void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
   for (int m = 0; m < kM; ++m) {
     const std::size_t o = m * ld;
     NPBLU_IVDEP
-    for (int i = 1; i < end; ++i) {
+    for (int i = 0; i < end; ++i) {
       double along_eta = 0.0, along_zeta = 0.0;
       for (int d = 0; d < 5; ++d) {
         along_eta += wj[d] * columns[d][o + i];
@@ -311,16 +315,25 @@ void store_residual(const double* __restrict acc, const double* __restrict frct,
   }
 }
 
+// Rows start on cache lines (64 bytes), so that the loads of the loops, which
+// start at point 0, are whole lines rather than each split over two.
+constexpr std::size_t kAlignDoubles = 8;
+double* align_scratch(double* p) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  return p + ((64 - at % 64) % 64) / sizeof(double);
+}
+
 }  // namespace
 
-std::size_t residual_scratch_doubles(const GridSize& g) { return ScratchLayout(g).size; }
+std::size_t residual_scratch_doubles(const GridSize& g) { return ScratchLayout(g).size + kAlignDoubles; }
 
 void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u,
-                      const Field5& frct, Field5& rsd, double* const scratch) {
+                      const Field5& frct, Field5& rsd, double* const unaligned_scratch) {
   const int nx = g.nx, ny = g.ny, nz = g.nz;
   const ScratchLayout layout(g);
   const std::size_t ld = layout.ld;
   const int end = computed_end(nx);
+  double* const scratch = align_scratch(unaligned_scratch);
   double* const acc = scratch + kAccumulatorAt * ld;
 
   const DirectionCoefficients xi = direction_coefficients(c.tx1, c.tx2, c.tx3, c.dx);
