@@ -59,8 +59,8 @@ constexpr int kMinBlockPlanes = 8;
 // points [0, computed_end(nx)), a multiple of the level's vector width kW,
 // instead of [1, nx - 1). Starting at point 0 of rows that start on cache
 // lines (align_scratch), each vector load of a row is one whole line, not a
-// line split that costs two loads (this alone made rhs a third faster on
-// AVX-512). Ending on whole vectors saves a narrower and a scalar epilogue
+// line split that costs two loads (this alone took 30% off rhs's time on
+// AVX-512, class A). Ending on whole vectors saves a narrower and a scalar epilogue
 // through loop bodies of some hundred operations each. Point 0 and the
 // points past nx - 2 are computed from padding (below; for point 0, the end
 // of the lane before) and never stored: points in lanes are independent, so
