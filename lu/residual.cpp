@@ -60,11 +60,11 @@ constexpr int kMinBlockPlanes = 8;
 // instead of [1, nx - 1). Starting at point 0 of rows that start on cache
 // lines (align_scratch), each vector load of a row is one whole line, not a
 // line split that costs two loads (this alone took 30% off rhs's time on
-// AVX-512, class A). Ending on whole vectors saves a narrower and a scalar epilogue
-// through loop bodies of some hundred operations each. Point 0 and the
-// points past nx - 2 are computed from padding (below; for point 0, the end
-// of the lane before) and never stored: points in lanes are independent, so
-// the interior ones keep their bits.
+// AVX-512, class A). Ending on whole vectors saves a narrower and a scalar
+// epilogue through loop bodies of some hundred operations each. Point 0 and
+// the points past nx - 2 are computed from padding (below; for point 0, the
+// end of the lane before) and never stored: points in lanes are independent,
+// so the interior ones keep their bits.
 int computed_end(int nx) { return (nx - 1 + simd::kW - 1) / simd::kW * simd::kW; }
 
 // Lane stride: room for the reads of the last computed point's neighbour
