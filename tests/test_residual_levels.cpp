@@ -97,8 +97,9 @@ TEST(ResidualLevels, RowsOfEveryWidthModuloTheVectors) {
         ASSERT_NEAR(fma.back().data()[p], baseline.data()[p], 1e-12 * scale)
             << isa_name(level) << " nx " << nx;
     }
-    if (fma.size() == 2)
+    if (fma.size() == 2) {
       EXPECT_EQ(std::memcmp(fma[0].data(), fma[1].data(), n * sizeof(double)), 0) << "v3 and v4, nx " << nx;
+    }
   }
 #endif
 }
