@@ -4,8 +4,12 @@
   balancer_restart_check.py --lu LU --mpiexec MPIEXEC [--numproc-flag -n] [--mpiexec-preflags "..."]
                             --workdir DIR
 
-Class W on 2 ranks, rank 1 emulated 3x slower, the diffusive balancer: a run of 80 iterations
-checkpointed at 40 (the balancer has moved columns by then), then restarted. The checkpoint must
+Class W on 2 ranks, rank 1 emulated 5x slower, the diffusive balancer: a run of 80 iterations
+checkpointed at 40, then restarted. Whether the balancer has moved by iteration 40 depends on the
+machine's load (tests/README.md, "Determinism": with another 2-rank job polling on the same 2 cores,
+rank 1 emulated 3x slower did not move in 80 iterations in 3 of 5 runs), so the first run is made
+again, up to 3 times, until it has; what is asserted (the restart continues the counts) does not
+depend on the load. The checkpoint must
 hold the balancer's state (attribute balancer_state: its evidence, step prices and counts); the
 restarted run's report must count the steps and columns moved before the checkpoint too
 (moved_columns = the checkpoint's balance_moved_columns + the columns of its own moves). Without
@@ -35,14 +39,17 @@ def main():
     ctx = p.parse_args()
     w = os.path.abspath(ctx.workdir)
     ckpt, first, again, alone = (os.path.join(w, n) for n in ("c.h5", "first.json", "again.json", "alone.json"))
-    run(ctx, 2, ["W", "--iterations", "80", "--balance", "diffusive", "--emulate-speeds", "1,0.333",
-                 "--checkpoint", ckpt, "--checkpoint-every", "40", "--json", first])
-    with h5py.File(ckpt, "r") as f:
-        state = list(f.attrs["balancer_state"])
-        moved_before = int(f.attrs["balance_moved_columns"][0])
-    print(f"checkpoint at 40: moved {moved_before}, balancer state of {len(state)} numbers")
+    for attempt in range(1, 4):
+        run(ctx, 2, ["W", "--iterations", "80", "--balance", "diffusive", "--emulate-speeds", "1,0.2",
+                     "--checkpoint", ckpt, "--checkpoint-every", "40", "--json", first])
+        with h5py.File(ckpt, "r") as f:
+            state = list(f.attrs["balancer_state"])
+            moved_before = int(f.attrs["balance_moved_columns"][0])
+        print(f"run {attempt}, checkpoint at 40: moved {moved_before}, balancer state of {len(state)} numbers")
+        if moved_before > 0:
+            break
     if moved_before <= 0 or len(state) < 10:
-        bit.fail("the balancer had not moved before the checkpoint, or its state was not saved")
+        bit.fail("in 3 runs the balancer had not moved before the checkpoint, or its state was not saved")
     steps_before = len({m["iteration"] for m in json.load(open(first))["balance_moves"] if m["iteration"] <= 40})
     run(ctx, 2, ["--restart", ckpt, "--json", again])
     r = json.load(open(again))

@@ -107,6 +107,15 @@ def check_file(path, expect_iterations=None):
         return n, len(mi), ranks
 
 
+def send(pid, sig):
+    """Signals pid if it still exists: once rank 0 is killed the launcher may end the other ranks
+    before this script resumes them, and a rank may end between listing and signalling."""
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
 def lu_pids(trace):
     """Every lu process writing to or running alongside this trace (its command line names it)."""
     found = []
@@ -195,12 +204,12 @@ def freeze_with_20_flushed(proc, trace, deadline):
         time.sleep(0.2)
         ranks_pids = lu_pids(trace)
         for pid in ranks_pids:
-            os.kill(pid, signal.SIGSTOP)
+            send(pid, signal.SIGSTOP)
         seen = flushed_iterations(trace)
         if seen is not None and len(seen) >= 20:
             break
         for pid in ranks_pids:
-            os.kill(pid, signal.SIGCONT)
+            send(pid, signal.SIGCONT)
     if proc.poll() is not None or seen is None:
         fail("the run ended before it could be killed mid-way")
     return ranks_pids, seen
@@ -220,7 +229,7 @@ def kill_and_check(cmd, trace, rest):
     os.kill(rank0, signal.SIGKILL)
     for pid in ranks_pids:
         if pid != rank0:
-            os.kill(pid, signal.SIGCONT)
+            send(pid, signal.SIGCONT)
     proc.wait(timeout=60)
     dump = subprocess.run(["h5dump", "-H", trace], capture_output=True, text=True)
     if dump.returncode != 0:
