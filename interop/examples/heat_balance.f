@@ -335,9 +335,12 @@ C     Our columns into G (columns 1..NCOLS of 0..NX+1) on rank 0.
      &                MPI_COMM_WORLD, IERR)
       CALL MPI_GATHER((NX + 2) * (JL - JF + 1), 1, MPI_INTEGER, NCNT,
      &                1, MPI_INTEGER, 0, MPI_COMM_WORLD, IERR)
-      DO 10 K = 1, NPROCS
-         NDSP(K) = (NX + 2) * (JFS(K) - 1)
-   10 CONTINUE
+C     JFS holds the ranks' first columns on rank 0 only (MPI_GATHER).
+      IF (MYRANK .EQ. 0) THEN
+         DO 10 K = 1, NPROCS
+            NDSP(K) = (NX + 2) * (JFS(K) - 1)
+   10    CONTINUE
+      END IF
       CALL MPI_GATHERV(U(0, JF), (NX + 2) * (JL - JF + 1),
      &   MPI_DOUBLE_PRECISION, G, NCNT, NDSP, MPI_DOUBLE_PRECISION, 0,
      &   MPI_COMM_WORLD, IERR)
