@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <span>
 
 namespace npblu {
 
@@ -61,12 +63,15 @@ void CostEvidence::NoiseSums::add(const NoiseSums& o) {
 }
 
 namespace {
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  const auto mid = v.begin() + v.size() / 2;
-  std::nth_element(v.begin(), mid, v.end());
-  if (v.size() % 2 == 1) return *mid;
-  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
+// (`scratch`: reused storage for the partial sort, so that a decision does
+// not allocate once per rank and statistic)
+double median_of(std::span<const double> x, std::vector<double>& scratch) {
+  if (x.empty()) return 0.0;
+  scratch.assign(x.begin(), x.end());
+  const auto mid = scratch.begin() + static_cast<std::ptrdiff_t>(scratch.size() / 2);
+  std::nth_element(scratch.begin(), mid, scratch.end());
+  if (scratch.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(scratch.begin(), mid));
 }
 
 // The series with every sample beyond kClip robust deviations of its median
@@ -74,27 +79,29 @@ double median_of(std::vector<double> v) {
 // milliseconds makes single iterations several times slower, and one such
 // spike would otherwise dominate a mean and a variance of a few samples.
 constexpr double kClip = 3.0;
-std::vector<double> winsorized(const std::vector<double>& x) {
-  if (x.size() < 3) return x;
-  const double m = median_of(x);
-  std::vector<double> dev(x.size());
-  for (std::size_t t = 0; t < x.size(); ++t) dev[t] = std::abs(x[t] - m);
-  const double bound = kClip * 1.4826 * median_of(dev);
-  std::vector<double> out(x.size());
+std::vector<double> winsorized(std::span<const double> x, std::vector<double>& scratch) {
+  std::vector<double> out(x.begin(), x.end());
+  if (x.size() < 3) return out;
+  const double m = median_of(x, scratch);
+  for (std::size_t t = 0; t < x.size(); ++t) out[t] = std::abs(x[t] - m);  // deviations first
+  const double bound = kClip * 1.4826 * median_of(out, scratch);
   for (std::size_t t = 0; t < x.size(); ++t) out[t] = std::clamp(x[t], m - bound, m + bound);
   return out;
 }
 
-CostEvidence::Series winsorized_all(const CostEvidence::Series& series) {
+// Every rank's first `length` samples, winsorized.
+CostEvidence::Series winsorized_all(const CostEvidence::Series& series, std::size_t length) {
   CostEvidence::Series out;
   out.reserve(series.size());
-  for (const auto& raw : series) out.push_back(winsorized(raw));
+  std::vector<double> scratch;
+  for (const auto& raw : series)
+    out.push_back(winsorized(std::span(raw).first(std::min(length, raw.size())), scratch));
   return out;
 }
 }  // namespace
 
 CostEvidence::NoiseSums CostEvidence::sums_of(const Series& series) {
-  return sums_of_winsorized(winsorized_all(series));
+  return sums_of_winsorized(winsorized_all(series, SIZE_MAX));
 }
 
 CostEvidence::NoiseSums CostEvidence::sums_of_winsorized(const Series& series) {
@@ -127,15 +134,15 @@ double CostEvidence::correlation(const NoiseSums& all) const {
   return rho;
 }
 
-CostEstimate CostEvidence::estimate() const { return estimate_of(segment_); }
+CostEstimate CostEvidence::estimate() const { return estimate_of(samples()); }
 
-CostEstimate CostEvidence::estimate_of(const Series& series) const {
+CostEstimate CostEvidence::estimate_of(int length) const {
   CostEstimate e;
-  const int ranks = static_cast<int>(series.size());
-  e.samples = series.empty() ? 0 : static_cast<int>(series[0].size());
+  const int ranks = static_cast<int>(segment_.size());
+  e.samples = length;
   if (e.samples == 0) return e;
   // Winsorized once: the noise sums and the means read the same samples.
-  const Series clipped = winsorized_all(series);
+  const Series clipped = winsorized_all(segment_, static_cast<std::size_t>(length));
   NoiseSums all = closed_;
   all.add(sums_of_winsorized(clipped));
   e.correlation = correlation(all);
@@ -146,6 +153,7 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
   const double pooled_sigma2 =
       pooled * variance_correction(all.series > 0 ? all.count / all.series : 1.0, rho);
   const double mean_factor = mean_variance_factor(n, rho);
+  const double own_correction = n > 1 ? variance_correction(n, rho) : 0.0;
   e.spread = std::sqrt(pooled_sigma2);
   e.cost.resize(ranks);
   e.error.resize(ranks);
@@ -154,7 +162,7 @@ CostEstimate CostEvidence::estimate_of(const Series& series) const {
     const double m = mean_of(x);
     double own = 0.0;
     for (double v : x) own += (v / m - 1.0) * (v / m - 1.0);
-    own = n > 1 ? own / (n - 1.0) * variance_correction(n, rho) : 0.0;
+    own = n > 1 ? own / (n - 1.0) * own_correction : 0.0;
     // A rank's own spread counts only when it is clearly above the pooled
     // one (a noisier rank: a shared core); otherwise the pooled spread,
     // estimated from all ranks, is the better estimate of it (the largest
@@ -182,14 +190,12 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
   const std::size_t n = static_cast<std::size_t>(samples());
   bool changed = false;
   if (k > 0 && n >= tail + 2) {
-    Series head(segment_.size());
-    for (std::size_t r = 0; r < segment_.size(); ++r)
-      head[r].assign(segment_[r].begin(), segment_[r].end() - tail);
-    const CostEstimate old = estimate_of(head);
+    const CostEstimate old = estimate_of(static_cast<int>(n - tail));  // the samples before the newest
     const double ratio = std::sqrt(mean_variance_factor(tail, old.correlation) /
                                    mean_variance_factor(old.samples, old.correlation));
+    std::vector<double> scratch;
     for (std::size_t r = 0; r < segment_.size() && !changed; ++r) {
-      const double m_new = median_of({segment_[r].end() - tail, segment_[r].end()});
+      const double m_new = median_of(std::span(segment_[r]).last(tail), scratch);
       // The median's error is about 1.25 times the mean's.
       const double se_new = 1.25 * old.error[r] * ratio;
       changed = std::abs(m_new - old.cost[r]) > z * std::hypot(old.error[r], se_new) + 1e-9 * old.cost[r];
@@ -197,7 +203,7 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
     if (changed) {
       // The newest samples may straddle the change: they belong to
       // neither speed, so they are dropped and the next window starts afresh.
-      segment_ = std::move(head);
+      for (auto& x : segment_) x.resize(n - tail);
       restart();
       return true;
     }

@@ -71,7 +71,8 @@ class CostEvidence {
   [[nodiscard]] static NoiseSums sums_of(const Series& series);
   [[nodiscard]] static NoiseSums sums_of_winsorized(const Series& series);
   [[nodiscard]] double correlation(const NoiseSums& all) const;
-  [[nodiscard]] CostEstimate estimate_of(const Series& series) const;
+  /// The estimate from every rank's first `length` samples of the segment.
+  [[nodiscard]] CostEstimate estimate_of(int length) const;
   Series segment_;
   NoiseSums closed_;      // of closed segments
   int periods_seen_ = 0;  // samples per rank ever added

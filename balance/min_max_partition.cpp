@@ -42,25 +42,78 @@ double bottleneck(std::span<const int> widths, std::span<const double> cost) {
   return worst;
 }
 
+namespace {
+
+// The continuous optimum: the level T at which widths max(min_width,
+// T / cost_r) sum to `columns` (water filling; ranks that would get less
+// than min_width are held there). No whole-column partition is below it.
+double water_level(std::span<const double> cost, int columns, int min_width) {
+  std::vector<bool> held(cost.size(), false);
+  long long held_count = 0;
+  for (;;) {
+    double inverse_sum = 0.0;
+    for (std::size_t r = 0; r < cost.size(); ++r)
+      if (!held[r]) inverse_sum += 1.0 / cost[r];
+    const double level = static_cast<double>(columns - held_count * min_width) / inverse_sum;
+    bool more = false;
+    for (std::size_t r = 0; r < cost.size(); ++r) {
+      if (held[r] || level / cost[r] > min_width) continue;
+      held[r] = more = true;
+      ++held_count;
+    }
+    // (holding a rank only lowers the level: repeat until none is newly held)
+    if (!more || held_count == static_cast<long long>(cost.size())) return level;
+  }
+}
+
+// The largest time once `left` more columns are handed out greedily to
+// ranks already `width` wide, each to the rank that would finish it soonest.
+double greedy_from(std::span<const double> cost, std::vector<long long> width, long long left) {
+  double worst = 0.0;
+  using Entry = std::pair<double, int>;  // time with one more column, rank
+  std::vector<Entry> entries;
+  entries.reserve(cost.size());
+  for (int r = 0; r < static_cast<int>(cost.size()); ++r) {
+    worst = std::max(worst, static_cast<double>(width[r]) * cost[r]);
+    entries.push_back({static_cast<double>(width[r] + 1) * cost[r], r});
+  }
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next(std::greater<>{}, std::move(entries));
+  for (; left > 0; --left) {
+    const int r = next.top().second;
+    worst = std::max(worst, next.top().first);
+    next.pop();
+    next.push({static_cast<double>(++width[r] + 1) * cost[r], r});
+  }
+  return worst;
+}
+
+}  // namespace
+
 double best_bottleneck(std::span<const double> cost, int columns, int min_width) {
   check_inputs(cost, columns, min_width);
   // Greedy exchange argument: start every rank at the minimum width and
   // give each further column to the rank that would finish it soonest. The
-  // max of increasing per-rank times is minimised by exactly this order.
-  using Entry = std::pair<double, int>;  // time with one more column, rank
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next;
-  double worst = 0.0;
-  for (int r = 0; r < static_cast<int>(cost.size()); ++r) {
-    worst = std::max(worst, min_width * cost[r]);
-    next.push({(min_width + 1) * cost[r], r});
+  // max of increasing per-rank times is minimised by exactly this order:
+  // the answer is the largest of the `extra` smallest times w * cost_r
+  // (w > min_width). All such times at or below the water level are among
+  // them (there are at most `extra`): they are taken at once and the heap
+  // hands out the few left (about one per rank), O(P log P) work whatever
+  // the column count.
+  const long long ranks = static_cast<long long>(cost.size());
+  const long long extra = columns - ranks * min_width;
+  std::vector<long long> width(cost.size(), min_width);
+  if (extra == 0) return greedy_from(cost, width, 0);
+  const double level = water_level(cost, columns, min_width);
+  long long left = extra;
+  for (std::size_t r = 0; r < cost.size(); ++r) {
+    long long w = std::max<long long>(min_width, static_cast<long long>(std::floor(level / cost[r])));
+    while (w > min_width && static_cast<double>(w) * cost[r] > level) --w;  // the division's rounding
+    width[r] = w;
+    left -= w - min_width;
   }
-  for (long long left = columns - static_cast<long long>(cost.size()) * min_width; left > 0; --left) {
-    auto [time, r] = next.top();
-    next.pop();
-    worst = std::max(worst, time);
-    next.push({time + cost[r], r});
-  }
-  return worst;
+  // (left < 0 only if the level's own rounding put it above the optimum)
+  return left >= 0 ? greedy_from(cost, width, left)
+                   : greedy_from(cost, std::vector<long long>(cost.size(), min_width), extra);
 }
 
 std::vector<int> best_widths_near(std::span<const double> cost, std::span<const int> reference,

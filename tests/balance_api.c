@@ -145,6 +145,15 @@ static void test_bad_inputs(void) {
   CHECK(same_on_all(second, npblu_balancer_error_message(h)), "NaN verdict differs: %s",
         npblu_balancer_error_message(h));
   if (rank == 0) printf("refused NaN feed on rank %d: %s\n", size - 1, npblu_balancer_error_message(h));
+  /* A bad time in the deciding feed itself: refused alike everywhere, naming the rank. */
+  CHECK(npblu_balancer_feed(h, 1.0, 0.0, NULL) == NPBLU_OK, "a good feed after a refused decision");
+  const int deciding = npblu_balancer_feed(h, 1.0, rank == size - 1 ? -1.0 : 0.0, &changed);
+  char named[32];
+  snprintf(named, sizeof named, "(rank %d)", size - 1);
+  CHECK(deciding == NPBLU_ERROR_ARGUMENT && changed == 0 && strstr(npblu_balancer_error_message(h), named),
+        "negative wait in the deciding feed: status %d, %s", deciding, npblu_balancer_error_message(h));
+  CHECK(same_on_all(deciding, npblu_balancer_error_message(h)), "deciding-feed verdict differs: %s",
+        npblu_balancer_error_message(h));
   /* Migration: a null array on one rank, different halos. */
   double a[200], b[200];
   const void* olds[1] = {rank == 0 ? NULL : a};

@@ -25,16 +25,21 @@ std::uint64_t text_digest(std::string_view text) {
   return h;
 }
 
-
-void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments) {
+std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments,
+                       const std::string& problem) {
   const std::string mine = std::string(call) + '\0' + std::string(arguments);
   const std::uint64_t digest = text_digest(mine);
-  std::uint64_t low_high[2] = {digest, ~digest};  // min of ~d is ~(max of d)
-  MPI_Allreduce(MPI_IN_PLACE, low_high, 2, MPI_UINT64_T, MPI_MIN, comm);
-  if (low_high[0] == ~low_high[1]) return;
-  // They differ: find the lowest rank that differs from rank 0 and name both calls.
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  constexpr std::uint64_t kNone = UINT64_MAX;
+  // min of ~d is ~(max of d); the third: the lowest rank with a problem
+  std::uint64_t low_high_failing[3] = {digest, ~digest, problem.empty() ? kNone : std::uint64_t(rank)};
+  MPI_Allreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm);
+  if (low_high_failing[0] == ~low_high_failing[1]) {
+    if (low_high_failing[2] == kNone) return "";
+    return broadcast_text(problem, static_cast<int>(low_high_failing[2]), comm);
+  }
+  // They differ: find the lowest rank that differs from rank 0 and name both calls.
   std::uint64_t root_digest = digest;
   MPI_Bcast(&root_digest, 1, MPI_UINT64_T, 0, comm);
   int differs = digest != root_digest ? rank : INT_MAX;

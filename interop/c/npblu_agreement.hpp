@@ -24,9 +24,15 @@ using npblu::communicator_problem;
 /// Collective over `comm`: returns when every rank called `call` with the
 /// same `arguments` (any canonical text of them, e.g. ArgumentText); otherwise throws
 /// npblu::UsageError on every rank with the same message, naming the
-/// lowest rank that differs from rank 0 and the calls made. One
-/// MPI_Allreduce of two 64-bit integers when all agree.
-void agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments);
+/// lowest rank that differs from rank 0 and the calls made. The same
+/// all-reduce also carries each rank's verdict on what only it can check
+/// (its own pointers, its own fed times): `problem` ("" if none). Returns
+/// "" when no rank has one, else, on every rank, the problem of the lowest
+/// rank with one. One MPI_Allreduce of three 64-bit integers when all agree
+/// and none has a problem (every call of the C API meets in this one shape,
+/// so a rank in another call pairs with it and is refused, never left hanging).
+std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments,
+                       const std::string& problem = "");
 
 /// A canonical text of a call's arguments, for agree_call: the same on two
 /// ranks iff the values are (doubles by their bits, strings with their length).

@@ -145,7 +145,7 @@ void read_clock(npblu_balancer* h) {
   const double on_cpu = now.on_cpu - h->last_reading.on_cpu;
   const double run_delay = now.waiting - h->last_reading.waiting;
   h->last_reading = now;
-  const auto unread = std::span(h->window).subspan(std::min(h->unread, h->window.size()));
+  const auto unread = std::span(h->window).subspan(h->unread);
   for (auto& t : unread) {
     const double part = h->unread_seconds > 0.0 ? (t.compute + t.wait) / h->unread_seconds
                                                 : 1.0 / static_cast<double>(unread.size());
@@ -156,13 +156,18 @@ void read_clock(npblu_balancer* h) {
   h->unread_seconds = 0.0;
 }
 
+/// What is wrong with fed times ("" if nothing).
+std::string feed_problem(const npblu_balancer* h, double compute, double wait) {
+  if (is_time(compute) && is_time(wait)) return "";
+  return "fed times must be finite and non-negative, got compute " + std::to_string(compute) + " s, wait " +
+         std::to_string(wait) + " s (rank " + std::to_string(h->rank) + ")";
+}
+
 /// Records one feed (the run-queue clock read when due); returns what is
 /// wrong with it ("" if nothing).
 std::string record_feed(npblu_balancer* h, double compute, double wait) {
-  if (!is_time(compute) || !is_time(wait)) {
-    const std::string why = "fed times must be finite and non-negative, got compute " +
-                            std::to_string(compute) + " s, wait " + std::to_string(wait) + " s (rank " +
-                            std::to_string(h->rank) + ")";
+  std::string why = feed_problem(h, compute, wait);
+  if (!why.empty()) {
     if (h->bad_feed.empty()) h->bad_feed = why;
     h->window.push_back({});
     return why;
@@ -174,16 +179,15 @@ std::string record_feed(npblu_balancer* h, double compute, double wait) {
   return "";
 }
 
-/// Collective: the decision at the end of a window (the session's cadence).
-int decide(npblu_balancer* h, int* changed) {
-  std::string agreed;
-  const bool refused = npblu::first_failure(h->bad_feed.empty(), h->bad_feed, h->comm.get(), agreed);
+/// Collective: the decision at the end of a window (the session's cadence);
+/// `refusal` is the lowest rank's bad feed of this window, agreed ("" if none).
+int decide(npblu_balancer* h, const std::string& refusal, int* changed) {
   if (h->core_share && h->unread < h->window.size()) read_clock(h);
   std::vector<npblu::IterationTiming> window;
   std::swap(window, h->window);
   h->unread = 0;
   h->bad_feed.clear();
-  if (refused) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; this window decided nothing");
+  if (!refusal.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, refusal + "; this window decided nothing");
   // Nobody tells this API how long the run goes on: a run that has gone n
   // iterations is taken to go on for n more (at least one window).
   const double horizon = std::max(h->fed, h->balancer.settings().every);
@@ -195,18 +199,23 @@ int decide(npblu_balancer* h, int* changed) {
 /// the collective decision. The deciding feed first meets the other ranks'
 /// calls (agree_call): a feed more or fewer on one rank, or another call
 /// there, is refused alike on every rank (nothing recorded) instead of
-/// pairing with an unrelated collective and hanging.
+/// pairing with an unrelated collective and hanging. The same all-reduce
+/// agrees whether some rank was fed bad times in this window.
 int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
   const int iteration = h->fed + 1;
   const bool deciding = h->balancer.session().due(iteration);
+  std::string refusal;
   if (deciding) {
-    npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
-                             npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str());
+    const std::string bad_here =
+        h->bad_feed.empty() ? feed_problem(h, compute_seconds, wait_seconds) : h->bad_feed;
+    refusal = npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
+                                       npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str(),
+                                       bad_here);
   }
   h->balancer.session().settle();
   h->fed = iteration;
   const std::string bad = record_feed(h, compute_seconds, wait_seconds);
-  if (deciding) return decide(h, changed);
+  if (deciding) return decide(h, refusal, changed);
   return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
 }
 
@@ -271,13 +280,11 @@ npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, voi
 
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
             const size_t* column_bytes, int halo) {
-  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
-                           npblu::c_api::ArgumentText().add(count).add(halo).str());
   const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo);
-  std::string agreed;
-  if (npblu::first_failure(problem.empty(), problem, h->comm.get(), agreed)) {
-    return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
-  }
+  const std::string agreed =
+      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
+                               npblu::c_api::ArgumentText().add(count).add(halo).str(), problem);
+  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
   npblu::c_api::ArgumentText sizes;
   for (int a = 0; a < count; ++a) sizes.add(column_bytes[a]);
   npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate (column_bytes)", sizes.str());
