@@ -8,7 +8,10 @@
 namespace npblu {
 
 /// Fills frct at every interior point (i in [1,nx-1), k in [1,nz-1)) of the
-/// owned columns and sets every other entry of frct to zero. The exact
+/// owned columns and zeroes the points i = 0 and nx-1 of those planes. The
+/// rest of frct (planes k = 0 and nz-1, columns not owned) must be zero, as
+/// a new Field5 is and as this leaves it: it is not touched (its pages stay
+/// free, lu/forcing.cpp). The exact
 /// solution it differentiates is analytic, so halo columns are evaluated
 /// locally: no communication. The result at a point does not depend on
 /// `owned` (bitwise), so any partition yields the same forcing.

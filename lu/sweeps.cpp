@@ -385,14 +385,15 @@ constexpr int kFoldFields = kM + kBlockEntries;  // y, then M
 
 struct Layout {
   int groups;
-  std::size_t state, vrow, fold, total;
+  std::size_t state, vrow, fold, zero_row, total;
 
   explicit Layout(int nx)
       : groups((nx + kW - 1) / kW),
         state(std::size_t(groups + 2) * kStateFields * kW),
         vrow(std::size_t(groups) * kM * kW),
         fold(std::size_t(groups) * kFoldFields * kW),
-        total(2 * state + vrow + fold) {}
+        zero_row(std::size_t(kM) * nx),
+        total(2 * state + vrow + fold + zero_row) {}
 };
 
 struct Buffers {
@@ -400,6 +401,7 @@ struct Buffers {
   double* state_prev;  // the j neighbour row's state
   double* v_prev;      // the j neighbour row's swept values; pass B overwrites it with this row's
   double* fold;        // y and M of this row
+  double* zero_row;    // a row of zeros: rsd on the domain's boundary (sweep_plane)
 };
 
 Buffers carve(double* blocks, const Layout& l) {
@@ -410,6 +412,7 @@ Buffers carve(double* blocks, const Layout& l) {
   b.state_prev = b.state_cur + l.state;
   b.v_prev = b.state_prev + l.state;
   b.fold = b.v_prev + l.vrow;
+  b.zero_row = b.fold + l.fold;
   return b;
 }
 
@@ -569,20 +572,30 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
   constexpr int dj = kLower ? -1 : 1;  // towards the j neighbour already swept
   const int kn = k + dj;
   const int rows = owned.width();
+  // rsd on the domain's boundary (plane kn = 0 or nz-1, column 0 or ny-1
+  // next to the first row) is zero and never written: it is read from a row
+  // of zeros instead, so that its pages are never touched. (Where the kernel
+  // maps no shared zero page, a read of an untouched page allocates it: 2.7
+  // MB a rank for class C.) The same values, so the same bits.
+  const bool kn_on_boundary = kn == 0 || kn == g.nz - 1;
+  const int first_neighbour = (kLower ? owned.begin : owned.end - 1) + dj;
+  const bool j_on_boundary = first_neighbour == 0 || first_neighbour == g.ny - 1;
+  if (kn_on_boundary || j_on_boundary) std::fill_n(b.zero_row, layout.zero_row, 0.0);
   double jacobian = 0.0, solve = 0.0;
   double t0 = wall_seconds();
   for (int cnt = 0; cnt < rows; ++cnt) {
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
     if (cnt == 0) {
       load_state_row(u.row(k, j + dj), nx, layout.groups, b.state_prev);
-      load_v_row(rsd.row(k, j + dj), nx, layout.groups, b.v_prev);
+      load_v_row(j_on_boundary ? b.zero_row : rsd.row(k, j + dj), nx, layout.groups, b.v_prev);
     }
     if (cnt + 1 < rows) {
       prefetch_row(u.row(k, j - dj), nx);
       prefetch_row(rsd.row(k, j - dj), nx);
     }
     load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
-    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), rsd.row(kn, j), rsd.row(k, j), b);
+    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j),
+                   rsd.row(k, j), b);
     const double t1 = wall_seconds();
     pass_b<kLower>(nx, b, rsd.row(k, j));
     const double t2 = wall_seconds();

@@ -94,6 +94,28 @@ static void test_bad_settings(void) {
   }
 }
 
+/* Feeds: a bad time on one rank is refused there at once and everywhere at the decision
+ * (every = 2), also when it comes in the deciding feed itself. */
+static void test_bad_feeds(npblu_balancer* h) {
+  const int first = npblu_balancer_feed(h, rank == size - 1 ? NAN : 1.0, 0.0, NULL);
+  CHECK(first == (rank == size - 1 ? NPBLU_ERROR_ARGUMENT : NPBLU_OK), "NaN feed: status %d", first);
+  int changed = 7;
+  const int second = npblu_balancer_feed(h, 1.0, 0.0, &changed);
+  CHECK(second == NPBLU_ERROR_ARGUMENT && changed == 0, "decision after a NaN: status %d", second);
+  CHECK(same_on_all(second, npblu_balancer_error_message(h)), "NaN verdict differs: %s",
+        npblu_balancer_error_message(h));
+  if (rank == 0) printf("refused NaN feed on rank %d: %s\n", size - 1, npblu_balancer_error_message(h));
+  /* A bad time in the deciding feed itself: refused alike everywhere, naming the rank. */
+  CHECK(npblu_balancer_feed(h, 1.0, 0.0, NULL) == NPBLU_OK, "a good feed after a refused decision");
+  const int deciding = npblu_balancer_feed(h, 1.0, rank == size - 1 ? -1.0 : 0.0, &changed);
+  char named[32];
+  snprintf(named, sizeof named, "(rank %d)", size - 1);
+  CHECK(deciding == NPBLU_ERROR_ARGUMENT && changed == 0 && strstr(npblu_balancer_error_message(h), named),
+        "negative wait in the deciding feed: status %d, %s", deciding, npblu_balancer_error_message(h));
+  CHECK(same_on_all(deciding, npblu_balancer_error_message(h)), "deciding-feed verdict differs: %s",
+        npblu_balancer_error_message(h));
+}
+
 static void test_bad_inputs(void) {
   npblu_balance_settings s;
   npblu_balance_settings_default(&s);
@@ -132,28 +154,11 @@ static void test_bad_inputs(void) {
   CHECK(npblu_balancer_migrate(NULL, 0, NULL, NULL, NULL, 0) == NPBLU_ERROR_ARGUMENT, "null handle migrate");
   CHECK(strcmp(npblu_balancer_error_message(NULL), "null handle") == 0, "null handle message");
 
-  /* Feeds: a NaN on one rank is refused there at once and everywhere at the decision. */
   npblu_balancer* h = NULL;
   npblu_balance_settings_default(&s);
   s.every = 2;
   CHECK(npblu_balancer_create(&h, MPI_COMM_WORLD, 100, NULL, NULL, &s, NULL, 0) == NPBLU_OK, "create");
-  const int first = npblu_balancer_feed(h, rank == size - 1 ? NAN : 1.0, 0.0, NULL);
-  CHECK(first == (rank == size - 1 ? NPBLU_ERROR_ARGUMENT : NPBLU_OK), "NaN feed: status %d", first);
-  int changed = 7;
-  const int second = npblu_balancer_feed(h, 1.0, 0.0, &changed);
-  CHECK(second == NPBLU_ERROR_ARGUMENT && changed == 0, "decision after a NaN: status %d", second);
-  CHECK(same_on_all(second, npblu_balancer_error_message(h)), "NaN verdict differs: %s",
-        npblu_balancer_error_message(h));
-  if (rank == 0) printf("refused NaN feed on rank %d: %s\n", size - 1, npblu_balancer_error_message(h));
-  /* A bad time in the deciding feed itself: refused alike everywhere, naming the rank. */
-  CHECK(npblu_balancer_feed(h, 1.0, 0.0, NULL) == NPBLU_OK, "a good feed after a refused decision");
-  const int deciding = npblu_balancer_feed(h, 1.0, rank == size - 1 ? -1.0 : 0.0, &changed);
-  char named[32];
-  snprintf(named, sizeof named, "(rank %d)", size - 1);
-  CHECK(deciding == NPBLU_ERROR_ARGUMENT && changed == 0 && strstr(npblu_balancer_error_message(h), named),
-        "negative wait in the deciding feed: status %d, %s", deciding, npblu_balancer_error_message(h));
-  CHECK(same_on_all(deciding, npblu_balancer_error_message(h)), "deciding-feed verdict differs: %s",
-        npblu_balancer_error_message(h));
+  test_bad_feeds(h);
   /* Migration: a null array on one rank, different halos. */
   double a[200], b[200];
   const void* olds[1] = {rank == 0 ? NULL : a};

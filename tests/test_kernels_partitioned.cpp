@@ -3,7 +3,10 @@
 // hand: the fields must agree bit for bit, since the SSOR update order does
 // not depend on the partition.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -157,5 +160,46 @@ TEST(KernelsPartitioned, ExactSolutionIsASteadyState) {
   for (int m = 0; m < 5; ++m) {
     EXPECT_GT(frct_norm[m], 1.0);
     EXPECT_LT(rsd_norm[m], 1e-10 * frct_norm[m]) << m;
+  }
+}
+
+TEST(KernelsPartitioned, SweepsNeverTouchRsdOnTheBoundaryColumns) {
+  // rsd's columns j = 0 and ny-1 are zero and never written; the sweeps read
+  // a row of zeros in their workspace for them. Were they read instead, their
+  // pages would be allocated wherever the kernel maps no shared zero page
+  // (2.7 MB a rank for class C, docs/performance.md#memory). Here the pages
+  // inside those columns are made inaccessible: a read is a crash.
+  const GridSize g{64, 64, 64};  // a 164 KB column: 38 whole pages inside it
+  const auto c = Coefficients::make(g, 0.5);
+  const ColumnRange owned = g.interior_columns();
+  Field5 u(g.nx, g.nz, stored_columns(g, owned, kStateHalo));
+  Field5 rsd(g.nx, g.nz, stored_columns(g, owned, kResidualHalo));
+  Field5 frct(g.nx, g.nz, owned);
+  ResidualWorkspace rws(g, owned);
+  SweepWorkspace sws(g);
+  compute_forcing(c, g, owned, frct, u, rsd, rws);
+  set_boundary_values(c, g, u);
+  set_initial_values(c, g, u);
+  compute_residual(c, g, owned, u, frct, rsd, rws);
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  struct Region {
+    void* start;
+    std::size_t bytes;
+  };
+  std::vector<Region> guarded;
+  for (const int j : {0, g.ny - 1}) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(rsd.column(j));
+    const auto end = begin + rsd.column_stride() * sizeof(double);
+    const std::uintptr_t first = (begin + page - 1) / page * page, last = end / page * page;
+    ASSERT_GT(last, first) << "column " << j << " holds no whole page";
+    guarded.push_back({reinterpret_cast<void*>(first), last - first});
+    ASSERT_EQ(mprotect(guarded.back().start, guarded.back().bytes, PROT_NONE), 0);
+  }
+  SweepTimes t;
+  for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  for (int k = g.nz - 2; k >= 1; --k) upper_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  for (const Region& r : guarded) ASSERT_EQ(mprotect(r.start, r.bytes, PROT_READ | PROT_WRITE), 0);
+  for (const int j : {0, g.ny - 1}) {
+    for (std::size_t e = 0; e < rsd.column_stride(); ++e) ASSERT_EQ(rsd.column(j)[e], 0.0) << j;
   }
 }
