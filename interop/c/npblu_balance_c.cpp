@@ -166,7 +166,7 @@ std::string feed_problem(const npblu_balancer* h, double compute, double wait) {
 /// Records one feed (the run-queue clock read when due); returns what is
 /// wrong with it ("" if nothing).
 std::string record_feed(npblu_balancer* h, double compute, double wait) {
-  std::string why = feed_problem(h, compute, wait);
+  const std::string why = feed_problem(h, compute, wait);
   if (!why.empty()) {
     if (h->bad_feed.empty()) h->bad_feed = why;
     h->window.push_back({});
