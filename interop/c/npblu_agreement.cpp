@@ -31,7 +31,9 @@ std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view ar
   const std::uint64_t digest = text_digest(mine);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  constexpr std::uint64_t kNone = UINT64_MAX;
+  // (MPICH 4.0's MPI_MIN on MPI_UINT64_T compares as signed: "no problem" is
+  // INT64_MAX, above every rank in either reading; the digests' test holds in both)
+  constexpr std::uint64_t kNone = INT64_MAX;
   // min of ~d is ~(max of d); the third: the lowest rank with a problem
   std::uint64_t low_high_failing[3] = {digest, ~digest, problem.empty() ? kNone : std::uint64_t(rank)};
   MPI_Allreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm);
