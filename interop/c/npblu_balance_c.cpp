@@ -163,20 +163,18 @@ std::string feed_problem(const npblu_balancer* h, double compute, double wait) {
          std::to_string(wait) + " s (rank " + std::to_string(h->rank) + ")";
 }
 
-/// Records one feed (the run-queue clock read when due); returns what is
-/// wrong with it ("" if nothing).
-std::string record_feed(npblu_balancer* h, double compute, double wait) {
-  const std::string why = feed_problem(h, compute, wait);
-  if (!why.empty()) {
-    if (h->bad_feed.empty()) h->bad_feed = why;
+/// Records one feed (the run-queue clock read when due); `problem` is
+/// feed_problem's verdict on it.
+void record_feed(npblu_balancer* h, double compute, double wait, const std::string& problem) {
+  if (!problem.empty()) {
+    if (h->bad_feed.empty()) h->bad_feed = problem;
     h->window.push_back({});
-    return why;
+    return;
   }
   h->window.push_back({compute, wait, 0.0, 0.0});  // (0 and 0 without the clock: share 1)
-  if (!h->core_share) return "";
+  if (!h->core_share) return;
   h->unread_seconds += compute + wait;
   if (h->unread_seconds >= kClockPeriodSeconds) read_clock(h);
-  return "";
 }
 
 /// Collective: the decision at the end of a window (the session's cadence);
@@ -204,17 +202,16 @@ int decide(npblu_balancer* h, const std::string& refusal, int* changed) {
 int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
   const int iteration = h->fed + 1;
   const bool deciding = h->balancer.session().due(iteration);
+  const std::string bad = feed_problem(h, compute_seconds, wait_seconds);
   std::string refusal;
   if (deciding) {
-    const std::string bad_here =
-        h->bad_feed.empty() ? feed_problem(h, compute_seconds, wait_seconds) : h->bad_feed;
     refusal = npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
                                        npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str(),
-                                       bad_here);
+                                       h->bad_feed.empty() ? bad : h->bad_feed);
   }
   h->balancer.session().settle();
   h->fed = iteration;
-  const std::string bad = record_feed(h, compute_seconds, wait_seconds);
+  record_feed(h, compute_seconds, wait_seconds, bad);
   if (deciding) return decide(h, refusal, changed);
   return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
 }
