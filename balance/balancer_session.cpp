@@ -71,8 +71,9 @@ void BalancerSession::adapt_stride(std::span<const WindowReport> reports) {
 }
 
 namespace {
-constexpr double kStateVersion = 2.0;  // 2: the stripes' error (version 1 is read too)
-}
+// 2: the stripes' error; 3: samples since the speeds changed (versions 1 and 2 are read too)
+constexpr double kStateVersion = 3.0;
+}  // namespace
 
 std::vector<double> BalancerSession::saved_state() const {
   StateWriter out;
@@ -89,12 +90,12 @@ std::vector<double> BalancerSession::saved_state() const {
 void BalancerSession::restore_state(std::span<const double> state) {
   StateReader in(state);
   const double version = in.take();
-  if (version != kStateVersion && version != 1.0)
+  if (version != kStateVersion && version != 1.0 && version != 2.0)
     throw std::invalid_argument("balancer state: unknown version");
   if (in.take_count(1L << 24, "rank count") != current_.ranks())
     throw std::invalid_argument("balancer state: saved on another number of ranks");
   DiffusiveBalancer balancer = balancer_;
-  balancer.restore(in, version >= 2.0);
+  balancer.restore(in, static_cast<int>(version));
   std::vector<double> prices = in.take_series(1L << 30, "price count");
   for (const double p : prices)
     if (!(std::isfinite(p) && p >= 0.0))
@@ -134,7 +135,7 @@ const BalanceDecision& BalancerSession::decide(int iteration, std::span<const Wi
   previous_ = current_;
   last_decision_ = iteration;
   adapt_stride(reports);
-  last_ = balancer_.decide(current_, window, {step_price(), remaining});
+  last_ = balancer_.decide(current_, window, {step_price(), remaining, prior_price_});
   ++decisions_;
   if (last_.moved_columns == 0) return last_;
   current_ = last_.partition;

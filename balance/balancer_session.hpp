@@ -85,8 +85,13 @@ class BalancerSession {
   [[nodiscard]] int moved_columns() const { return moved_columns_; }
   /// Seconds one step is priced at: the mean of the last kPriceMemory
   /// measured steps; 0 before any was measured (the balancer then assumes
-  /// one iteration).
+  /// the prior price).
   [[nodiscard]] double step_price() const;
+  /// Seconds a step is priced at before one was measured, if more than one
+  /// iteration (the default, 0: one iteration). The caller's knowledge of
+  /// what its first migration may cost (interop/c/npblu_balance_c.cpp).
+  void set_prior_price(double seconds) { prior_price_ = seconds; }
+  [[nodiscard]] double prior_price() const { return prior_price_; }
 
   /// What the session has learnt (cost evidence, measured step prices,
   /// counts) as numbers a checkpoint keeps (balancer_state.hpp). Settings
@@ -105,6 +110,7 @@ class BalancerSession {
   BalanceDecision last_;
   std::vector<DecisionRecord> log_;
   std::vector<double> prices_;
+  double prior_price_ = 0.0;
   int decisions_ = 0, moved_columns_ = 0, earlier_steps_ = 0;
   int stride_ = 1;  // windows are stride_ x every iterations (a power of two)
   int expensive_in_a_row_ = 0;

@@ -183,6 +183,7 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
     segment_[r].insert(segment_[r].end(), per_rank[r].begin(), per_rank[r].end());
   }
   periods_seen_ += static_cast<int>(k);
+  held_ += static_cast<long>(k);
   // A change of speeds: the median of the newest samples (at least
   // kChangeSamples, so that one spike is no change) is beyond z standard
   // errors of the estimate from the samples before them, on some rank.
@@ -205,6 +206,7 @@ bool CostEvidence::add(std::span<const std::vector<double>> per_rank, double z) 
       // neither speed, so they are dropped and the next window starts afresh.
       for (auto& x : segment_) x.resize(n - tail);
       restart();
+      held_ = 0;
       return true;
     }
   }
@@ -220,9 +222,10 @@ void CostEvidence::save(StateWriter& out) const {
   for (const double v : {closed_.squares, closed_.products, closed_.count, closed_.pairs, closed_.series})
     out.put(v);
   out.put(periods_seen_);
+  out.put(static_cast<double>(held_));
 }
 
-void CostEvidence::restore(StateReader& in) {
+void CostEvidence::restore(StateReader& in, bool with_held) {
   constexpr long kMaxRanks = 1L << 24;
   Series segment(static_cast<std::size_t>(in.take_count(kMaxRanks, "rank count")));
   for (auto& series : segment) {
@@ -236,9 +239,14 @@ void CostEvidence::restore(StateReader& in) {
     if (!std::isfinite(*v)) throw std::invalid_argument("balancer state: a noise sum is not finite");
   }
   const int periods = static_cast<int>(in.take_count(1L << 30, "sample count"));
+  const long held = with_held ? in.take_count(1L << 40, "samples since the speeds changed")
+                              : static_cast<long>(segment.empty() ? 0 : segment[0].size());
+  if (held < static_cast<long>(segment.empty() ? 0 : segment[0].size()))
+    throw std::invalid_argument("balancer state: fewer samples since the speeds changed than kept");
   segment_ = std::move(segment);
   closed_ = closed;
   periods_seen_ = periods;
+  held_ = held;
 }
 
 void CostEvidence::restart() {

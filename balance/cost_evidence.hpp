@@ -58,9 +58,13 @@ class CostEvidence {
   void restart();
   [[nodiscard]] CostEstimate estimate() const;
   [[nodiscard]] int samples() const { return segment_.empty() ? 0 : static_cast<int>(segment_[0].size()); }
-  /// The evidence as numbers (balancer_state.hpp), and back.
+  /// Samples per rank since the speeds last changed (or since the start):
+  /// samples(), but not capped at kMaxSegment.
+  [[nodiscard]] long held() const { return held_; }
+  /// The evidence as numbers (balancer_state.hpp), and back; a state
+  /// without held() (version 2 and before) holds samples().
   void save(StateWriter& out) const;
-  void restore(StateReader& in);
+  void restore(StateReader& in, bool with_held = true);
 
  private:
   struct NoiseSums {
@@ -76,6 +80,7 @@ class CostEvidence {
   Series segment_;
   NoiseSums closed_;      // of closed segments
   int periods_seen_ = 0;  // samples per rank ever added
+  long held_ = 0;         // samples per rank since the speeds last changed
 };
 
 /// The z with P(N(0,1) > z) = p, for 0 < p < 0.5.

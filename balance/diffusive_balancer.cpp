@@ -44,9 +44,10 @@ void DiffusiveBalancer::save(StateWriter& out) const {
   out.put(set_error_);
 }
 
-void DiffusiveBalancer::restore(StateReader& in, bool with_set_error) {
+void DiffusiveBalancer::restore(StateReader& in, int version) {
+  const bool with_set_error = version >= 2;
   CostEvidence evidence;
-  evidence.restore(in);
+  evidence.restore(in, version >= 3);
   const int windows = static_cast<int>(in.take_count(1L << 30, "window count"));
   const double set_error = with_set_error ? in.take() : 0.0;
   if (!(std::isfinite(set_error) && set_error >= 0.0))
@@ -258,12 +259,12 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   // is expected that far above its estimate (the largest of P errors).
   d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, q.largest, +1.0);
   const double period = *std::max_element(w.period.begin(), w.period.end());
-  d.price = outlook.price > 0.0 ? outlook.price : period;
+  d.price = outlook.price > 0.0 ? outlook.price : std::max(period, outlook.prior_price);
   // Speeds seen unchanged for m iterations are expected to hold for about m
   // more (a core lost to another job for a while is not a slow rank for
   // the rest of the run): the gain is counted over no more than that.
   d.horizon = std::min(outlook.horizon > 0.0 ? outlook.horizon : kDefaultHorizon,
-                       static_cast<double>(std::max<int>(e.samples, w.cost[0].size())));
+                       static_cast<double>(std::max<long>(evidence_.held(), w.cost[0].size())));
   const double most_waiting = *std::max_element(w.wait.begin(), w.wait.end());
   const bool waits_agree = most_waiting - w.wait[slowest] > settings_.threshold * period;
   bool worth_it = d.gain > 0.0 && d.gain * d.horizon > d.price;

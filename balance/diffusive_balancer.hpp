@@ -26,12 +26,13 @@
 // of P errors decides). When nothing is out of balance the first term is
 // z se below the truth and the second e_P se above it: no move. And a move
 // that is worth it waits one more window when the sharper estimates would
-// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x horizon
-// exceeds the price of a step: the measured time of the last migrations, or, before any was timed, one
-// iteration (a conservative prior). The horizon is the iterations that remain, but no more than the speeds
-// have been seen unchanged (what has held for m iterations is expected to hold for about m more: a transient
-// is not a slow rank for the rest of the run). MPI wait stays the evidence that the stripes are out of
-// balance: the slowest rank by cost must also wait less than the most waiting rank by `threshold` of an
+// leave enough less imbalance over the horizon to pay for the wait. The stripes move only when gain x
+// horizon exceeds the price of a step: the measured time of the last migrations, or, before any was
+// timed, the caller's prior (StepOutlook::prior_price), at least one iteration. The horizon is the
+// iterations that remain, but no more than the speeds have been seen unchanged, counting every sample
+// since the last change (what has held for m iterations is expected to hold for about m more: a
+// transient is not a slow rank for the rest of the run). MPI wait stays the evidence that the stripes are out
+// of balance: the slowest rank by cost must also wait less than the most waiting rank by `threshold` of an
 // iteration.
 //
 // Pure arithmetic on measurements every rank holds identically (they are
@@ -69,9 +70,10 @@ struct BalancerSettings {
 
 /// What the stripes are worth moving for: the caller's knowledge.
 struct StepOutlook {
-  double price = 0.0;  // seconds one step costs (measured); <= 0: not measured yet (prior: one iteration)
+  double price = 0.0;  // seconds one step costs (measured); <= 0: not measured yet (then the prior)
   double horizon =
       0.0;  // iterations the new stripes would serve (the rest of the run); <= 0: kDefaultHorizon
+  double prior_price = 0.0;  // seconds a step is priced at before one was measured, at least one iteration
 };
 
 struct BalanceDecision {
@@ -128,8 +130,8 @@ class DiffusiveBalancer {
 
   /// The evidence and persistence count as numbers (balancer_state.hpp), and back.
   void save(StateWriter& out) const;
-  /// `with_set_error`: the state has the stripes' error (balancer state version 2 on).
-  void restore(StateReader& in, bool with_set_error = true);
+  /// `version`: of the balancer state (2 on: the stripes' error; 3 on: samples since the speeds changed).
+  void restore(StateReader& in, int version);
 
  private:
   /// Whether one more window of evidence is worth more than moving now:

@@ -14,6 +14,11 @@ Ranks beyond the machine's cores share them: the ideal then no longer holds.
 
   runs/bench_legacy_balance.py                      # P=2, k=3, 5 repeats
   runs/bench_legacy_balance.py --np 2 --slow 2 --repeats 7 --size 512 480 --steps 3000
+  runs/bench_legacy_balance.py --baseline-program OTHER/heat_balance   # two builds, alternating
+
+With --baseline-program, each repeat runs the baseline build's heat_balance
+and this one's in turn (same cases), so the VM's drift hits both alike, and
+each build's rows are printed, with the runs that moved columns counted.
 """
 import argparse
 import os
@@ -30,8 +35,8 @@ MOVED = re.compile(r"MOVED COLUMNS\s+(\d+)")
 FINAL = re.compile(r"FINAL COLUMNS PER RANK(.*)")
 
 
-def run(a, slow):
-    cmd = [*mpirun(), "-np", str(a.np), a.program, str(a.size[0]), str(a.size[1]), str(a.steps), "1", str(slow),
+def run(a, slow, program):
+    cmd = [*mpirun(), "-np", str(a.np), program, str(a.size[0]), str(a.size[1]), str(a.steps), "1", str(slow),
            str(a.every)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     unbalanced, balanced = (float(t) for t in TIMES.search(out).groups())
@@ -48,23 +53,35 @@ def main():
     p.add_argument("--steps", type=int, default=3000)
     p.add_argument("--every", type=int, default=5)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--baseline-program", help="another build's heat_balance, run alternating with --program")
     a = p.parse_args()
-    rows = {"slow": [], "control": []}
-    for _ in range(a.repeats):  # alternating, so drift hits both alike
-        rows["slow"].append(run(a, a.slow))
-        rows["control"].append(run(a, 1))
+    builds = {"": a.program} if not a.baseline_program else {"baseline": a.baseline_program, "this": a.program}
+    rows = {(b, case): [] for b in builds for case in ("slow", "control")}
+    for _ in range(a.repeats):  # alternating, so drift hits every build and case alike
+        for b, program in builds.items():
+            rows[(b, "slow")].append(run(a, a.slow, program))
+            rows[(b, "control")].append(run(a, 1, program))
     ideal = a.np / (a.slow * (a.np - 1) + 1)
     print(f"heat_balance on {a.np} ranks, {a.size[0]} x {a.size[1]}, {a.steps} steps, every {a.every}, "
           f"{a.repeats} repeats (medians)")
-    for name, label in (("slow", f"rank 1 x{a.slow}"), ("control", "no slow rank")):
-        r = rows[name]
-        print(f"  {label:>14}: unbalanced {statistics.median(x['unbalanced'] for x in r):.3f} s, "
-              f"balanced {statistics.median(x['balanced'] for x in r):.3f} s, "
-              f"balanced/unbalanced {statistics.median(x['ratio'] for x in r):.3f} "
-              f"(min {min(x['ratio'] for x in r):.3f}, max {max(x['ratio'] for x in r):.3f}); "
-              f"columns moved {statistics.median(x['moved'] for x in r):.0f}; last final widths "
-              f"{' '.join(r[-1]['final'])}")
+    for b, program in builds.items():
+        if b:
+            print(f" {b}: {program}")
+        for name, label in (("slow", f"rank 1 x{a.slow}"), ("control", "no slow rank")):
+            print_row(label, rows[(b, name)])
     print(f"  ideal balanced/unbalanced with rank 1 x{a.slow}: {ideal:.3f} = P / (k (P - 1) + 1)")
+
+
+def print_row(label, r):
+    ratios = [x["ratio"] for x in r]
+    moved = [x["moved"] for x in r]
+    print(f"  {label:>14}: unbalanced {statistics.median(x['unbalanced'] for x in r):.3f} s, "
+          f"balanced {statistics.median(x['balanced'] for x in r):.3f} s, "
+          f"balanced/unbalanced {statistics.median(ratios):.3f} "
+          f"(min {min(ratios):.3f}, max {max(ratios):.3f}); "
+          f"columns moved {statistics.median(moved):.0f} (runs that moved {sum(m > 0 for m in moved)} of {len(r)}); "
+          f"last final widths {' '.join(r[-1]['final'])}")
+    print(f"  {'':>14}  ratios {' '.join(f'{x:.3f}' for x in ratios)}; moved {' '.join(map(str, moved))}")
 
 
 if __name__ == "__main__":

@@ -267,6 +267,39 @@ static void test_convergence(void) {
 /* Equal ranks whose times carry seeded noise (every rank's compute jittered by up to +-2% per
  * iteration, a different draw per rank and iteration, the same sequence on every run): nothing is
  * slow, so nothing may move. */
+/* Rank 1 twice as slow, in steps of microseconds: what balancing gains over any horizon this run
+ * can show (a microsecond a step) never pays for a first step priced at 10 ms (the C API's prior,
+ * interop/c/npblu_balance_c.cpp), so nothing moves; test_convergence, the same slow rank in steps
+ * of milliseconds, moves. With the solver's prior of one step, this run moved at its first decision. */
+static void test_first_step_priced(void) {
+  const int columns = 240;
+  double cost[8];
+  for (int r = 0; r < size; ++r) cost[r] = 1e-8;
+  cost[1] = 2e-8;
+  npblu_balance_settings s;
+  npblu_balance_settings_default(&s);
+  s.core_share = 0;
+  npblu_balancer* h = NULL;
+  CHECK(npblu_balancer_create(&h, MPI_COMM_WORLD, columns, NULL, NULL, &s, NULL, 0) == NPBLU_OK, "create");
+  for (int it = 0; it < 200; ++it) {
+    int cuts[9], changed = 0;
+    double compute, wait;
+    npblu_balancer_cuts(h, cuts);
+    fake_iteration(cuts, cost, &compute, &wait);
+    CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed");
+  }
+  int decisions, changes, moved;
+  double before = 0.0;
+  npblu_balancer_totals(h, &decisions, &changes, &moved);
+  npblu_balancer_last_decision(h, NULL, NULL, &before, NULL);
+  if (rank == 0)
+    printf("a slow rank in steps of microseconds: %d decisions, %d columns moved, imbalance %.3f\n",
+           decisions, moved, before);
+  CHECK(decisions == 40 && moved == 0, "moved %d columns to gain microseconds", moved);
+  CHECK(before > 1.2, "the imbalance the decisions saw: %g", before); /* they saw it, and let it be */
+  npblu_balancer_destroy(&h);
+}
+
 static void test_still_under_noise(void) {
   const int columns = 240;
   npblu_balance_settings s;
@@ -401,6 +434,7 @@ int main(int argc, char** argv) {
   test_bad_inputs();
   test_convergence();
   test_still_under_noise();
+  test_first_step_priced();
   test_random_migration();
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -4,59 +4,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
-#include <random>
 #include <vector>
 
-#include "balance/balancer_session.hpp"
 #include "balance/cost_evidence.hpp"
 #include "balance/diffusive_balancer.hpp"
 #include "balance/min_max_partition.hpp"
-#include "balance/window_summary.hpp"
+#include "tests/balancer_windows.hpp"
 
 using namespace npblu;
+using namespace npblu::balance_test;
 
 namespace {
-
-// Per-rank noise on compute, AR(1) in time with marginal deviation `noise`.
-struct Noise {
-  Noise(double level, double correlation) : noise(level), rho(correlation) {}
-  double noise = 0.0, rho = 0.0;
-  std::mt19937_64 rng{7};
-  std::vector<double> state;
-  double next(int r) {
-    if (noise == 0.0) return 1.0;
-    std::normal_distribution<double> g;
-    if (state.size() <= std::size_t(r)) state.resize(r + 1, 0.0);
-    state[r] = rho * state[r] + std::sqrt(1 - rho * rho) * g(rng);
-    return std::max(0.1, 1.0 + noise * state[r]);
-  }
-};
-
-// A window of k iterations in which each rank computes columns * cost (times
-// noise) and waits for the slowest rank.
-std::vector<RankSamples> window_for(const Partition& p, const std::vector<double>& cost, int k = 5,
-                                    Noise* noise = nullptr, std::vector<double> share = {}) {
-  std::vector<RankSamples> w(p.ranks());
-  for (int t = 0; t < k; ++t) {
-    std::vector<double> c(p.ranks());
-    double slowest = 0.0;
-    for (int r = 0; r < p.ranks(); ++r) {
-      const double s = share.empty() ? 1.0 : share[r];
-      c[r] = p[r].width() * cost[r] * (noise ? noise->next(r) : 1.0);
-      slowest = std::max(slowest, c[r] / s);
-    }
-    for (int r = 0; r < p.ranks(); ++r) {
-      w[r].compute.push_back(c[r]);
-      w[r].wait.push_back(slowest - c[r]);
-      w[r].core_share = share.empty() ? 1.0 : share[r];
-    }
-  }
-  return w;
-}
-
-BalancerSettings settings(double threshold = 0.0, double damping = 1.0, int persistence = 1) {
-  return {5, threshold, damping, kMinimumColumnWidth, persistence};
-}
 
 double ratio(const Partition& p, const std::vector<double>& cost) {
   return bottleneck(p.widths(), cost) / best_bottleneck(cost, p.interior().width(), kMinimumColumnWidth);
@@ -135,6 +93,43 @@ TEST(DiffusiveBalancer, AStepMustPayItsPrice) {
   DiffusiveBalancer prior(settings());
   EXPECT_EQ(prior.decide(p, window_for(p, cost), {0.0, 20.0}).moved_columns, 0);
   EXPECT_NEAR(prior.decide(p, window_for(p, cost), {0.0, 20.0}).price, 22.0, 1e-9);
+}
+
+TEST(DiffusiveBalancer, UntilAStepIsMeasuredItCostsThePriorOrOneIteration) {
+  // The same 2 ranks: a 9 s prior (above nothing: iterations are 22 s)
+  // and a 30 s prior (above one iteration) price the first step.
+  const Partition p = Partition::equal({1, 41}, 2);
+  const std::vector<double> cost{1.0, 1.1};
+  DiffusiveBalancer low(settings()), high(settings());
+  EXPECT_NEAR(low.decide(p, window_for(p, cost), {0.0, 200.0, 9.0}).price, 22.0, 1e-9);
+  const auto first = high.decide(p, window_for(p, cost), {0.0, 200.0, 30.0});
+  EXPECT_NEAR(first.price, 30.0, 1e-9);
+  EXPECT_EQ(first.moved_columns, 0);  // 5 s over a horizon of 5
+  // Gains 1 s an iteration: moves once 30 iterations of evidence are seen.
+  int moved_at = 0;
+  for (int w = 2; w <= 10 && moved_at == 0; ++w)
+    if (high.decide(p, window_for(p, cost), {0.0, 200.0, 30.0}).moved_columns > 0) moved_at = 5 * w;
+  EXPECT_EQ(moved_at, 35);  // the first window whose horizon times the gain exceeds 30 s
+  // A measured price replaces the prior.
+  DiffusiveBalancer measured(settings());
+  EXPECT_NEAR(measured.decide(p, window_for(p, cost), {4.0, 200.0, 30.0}).price, 4.0, 1e-9);
+}
+
+TEST(DiffusiveBalancer, SpeedsHeldLongerThanTheSegmentCountInTheHorizon) {
+  // A 300 s step gaining 1 s an iteration pays once the speeds have held
+  // 300 iterations, although the mean keeps only the newest kMaxSegment.
+  static_assert(CostEvidence::kMaxSegment < 300);
+  const Partition p = Partition::equal({1, 41}, 2);
+  const std::vector<double> cost{1.0, 1.1};
+  DiffusiveBalancer b(settings());
+  int moved_at = 0;
+  double horizon = 0.0;
+  for (int iteration = 5; iteration <= 400 && moved_at == 0; iteration += 5) {
+    const auto d = b.decide(p, window_for(p, cost), {300.0, 1000.0});
+    if (d.moved_columns > 0) moved_at = iteration, horizon = d.horizon;
+  }
+  EXPECT_EQ(moved_at, 305);
+  EXPECT_DOUBLE_EQ(horizon, 305.0);
 }
 
 TEST(DiffusiveBalancer, NoiseAloneNeverMovesAColumn) {
@@ -268,165 +263,4 @@ TEST(DiffusiveBalancer, SettingsValidatedNamingTheSetting) {
   EXPECT_EQ(message({10, 0.02, 1.0, 0}).rfind("min_width", 0), 0u);
   EXPECT_EQ(message({10, 0.02, 1.0, kMinimumColumnWidth, 0}).rfind("persistence", 0), 0u);
   EXPECT_THROW(DiffusiveBalancer({0, 0.02, 1.0}), std::invalid_argument);
-}
-
-TEST(CostEvidence, CorrelationShrinksTheEffectiveSampleSize) {
-  // 4 ranks, 200 samples each of AR(1) noise at 5%: the estimated rho is
-  // near the truth and the standard error grows with it.
-  for (const double rho : {0.0, 0.9}) {
-    Noise noise{0.05, rho};
-    CostEvidence evidence(4);
-    for (int w = 0; w < 40; ++w) {
-      std::vector<std::vector<double>> costs(4);
-      for (int r = 0; r < 4; ++r)
-        for (int t = 0; t < 5; ++t) costs[r].push_back(noise.next(r));
-      evidence.add(costs, 100.0);  // (no change detection here)
-    }
-    const CostEstimate e = evidence.estimate();
-    EXPECT_NEAR(e.correlation, rho, 0.1) << rho;
-    EXPECT_NEAR(e.spread, 0.05, 0.015) << rho;
-    const double independent_error = 0.05 / std::sqrt(200.0);
-    if (rho == 0.0) {
-      EXPECT_NEAR(e.error[0], independent_error, 0.5 * independent_error);
-    } else {
-      EXPECT_GT(e.error[0], 3.0 * independent_error);  // (1.9 / 0.1)^0.5 = 4.4 in theory
-      EXPECT_LT(e.effective_samples(), 200.0 * 0.2);
-    }
-  }
-}
-
-TEST(CostEvidence, ShortSeriesAreNotOverTrusted) {
-  // Before kPriorPeriods samples the correlation is assumed high.
-  CostEvidence evidence(2);
-  evidence.add(std::vector<std::vector<double>>{{1.0, 1.01, 0.99, 1.0, 1.02}, {1.0, 0.98, 1.0, 1.01, 1.0}},
-               100.0);
-  EXPECT_GE(evidence.estimate().correlation, CostEvidence::kPriorCorrelation);
-}
-
-TEST(BalancerSession, LogsPredictedAndMeasuredImbalanceAndThePricePaid) {
-  const Partition start = Partition::equal({1, 63}, 2);
-  BalancerSession s(settings(), start);
-  std::vector<WindowReport> reports;
-  for (auto& w : window_for(start, {1.0, 2.25})) reports.push_back({w, 0.0});
-  EXPECT_TRUE(s.due(5));
-  EXPECT_FALSE(s.due(6));
-  s.decide(5, reports, 200);
-  ASSERT_EQ(s.steps(), 1);
-  EXPECT_EQ(s.current().widths(), (std::vector<int>{43, 19}));
-  EXPECT_EQ(s.previous(), start);
-  EXPECT_EQ(s.step_price(), 0.0);
-  reports.clear();
-  for (auto& w : window_for(s.current(), {1.0, 2.25})) reports.push_back({w, 0.0});
-  reports[0].migration_seconds = 3.0;
-  reports[1].migration_seconds = 4.0;  // the slowest rank's time is the price
-  s.decide(10, reports, 195);
-  const DecisionRecord& rec = s.log().at(0);
-  EXPECT_EQ(rec.iteration, 5);
-  EXPECT_NEAR(rec.predicted_before, 2.25 / 1.625, 1e-9);
-  EXPECT_NEAR(rec.measured_before, 2.25 / 1.625, 1e-9);
-  EXPECT_LT(rec.measured_after, 1.05);
-  EXPECT_LT(rec.predicted_after, 1.05);
-  EXPECT_DOUBLE_EQ(rec.price_paid, 4.0);
-  EXPECT_DOUBLE_EQ(s.step_price(), 4.0);
-}
-
-// A restart continues the balancer: a session restored from another's saved
-// state decides, window after window, exactly as the one that went on.
-TEST(BalancerSession, RestoredStateContinuesBitForBit) {
-  const std::vector<double> cost{1.0, 1.0, 2.0, 1.0};
-  Noise noise(0.03, 0.5);
-  BalancerSession going_on(settings(0.0, 0.5), Partition::equal({1, 80}, 4));
-  int iteration = 0;
-  auto next_reports = [&](const BalancerSession& s, double migration) {
-    std::vector<WindowReport> reports;
-    for (auto& w : window_for(s.current(), cost, 5, &noise)) reports.push_back({w, migration});
-    return reports;
-  };
-  for (int window = 0; window < 6; ++window) {
-    iteration += 5;
-    going_on.decide(iteration, next_reports(going_on, going_on.steps() > 0 ? 0.01 : 0.0), 400 - iteration);
-  }
-  ASSERT_GT(going_on.steps(), 0);
-  BalancerSession restored(settings(0.0, 0.5), going_on.current());
-  restored.restore_state(going_on.saved_state());
-  EXPECT_EQ(restored.saved_state(), going_on.saved_state());
-  EXPECT_EQ(restored.step_price(), going_on.step_price());
-  EXPECT_EQ(restored.moved_columns(), going_on.moved_columns());
-  for (int window = 0; window < 30; ++window) {
-    iteration += 5;
-    const auto reports = next_reports(going_on, 0.0);  // the same windows for both
-    const BalanceDecision a = going_on.decide(iteration, reports, 400 - iteration);
-    const BalanceDecision b = restored.decide(iteration, reports, 400 - iteration);
-    ASSERT_EQ(a.partition, b.partition) << "window " << window;
-  }
-  EXPECT_EQ(restored.saved_state(), going_on.saved_state());
-}
-
-TEST(BalancerSession, DamagedOrForeignStateRefusedAndNothingChanged) {
-  BalancerSession s(settings(), Partition::equal({1, 40}, 2));
-  std::vector<WindowReport> reports;
-  for (auto& w : window_for(s.current(), {1.0, 1.5})) reports.push_back({w, 0.0});
-  s.decide(5, reports, 100);
-  const std::vector<double> good = s.saved_state();
-  BalancerSession other(settings(), Partition::equal({1, 40}, 3));
-  EXPECT_THROW(other.restore_state(good), std::invalid_argument);  // another rank count
-  BalancerSession fresh(settings(), Partition::equal({1, 40}, 2));
-  const std::vector<double> before = fresh.saved_state();
-  std::vector<std::vector<double>> bad{{}, {good.begin(), good.end() - 1}, good, good, good};
-  bad[2][0] = 99;                            // another version
-  bad[3].push_back(0.0);                     // numbers left over
-  bad[4][bad[4].size() - 3] = std::nan("");  // a NaN where a count belongs
-  for (const auto& state : bad) {
-    EXPECT_THROW(fresh.restore_state(state), std::invalid_argument);
-    EXPECT_EQ(fresh.saved_state(), before);
-  }
-}
-
-// Deciding costs time every window: when two decisions in a row took more
-// than kMaxDecisionShare of the slowest rank's window, windows double, and
-// they halve again once deciding is cheap; unmeasured decisions change nothing.
-TEST(BalancerSession, WindowsGrowWhileDecidingIsExpensive) {
-  const Partition start = Partition::equal({1, 40}, 2);
-  BalancerSession s(settings(), start);
-  auto reports_costing = [&](double share_of_window) {
-    std::vector<WindowReport> reports;
-    for (auto& w : window_for(s.current(), {1.0, 1.0}, s.window_length())) {
-      const double busy = std::accumulate(w.compute.begin(), w.compute.end(), 0.0) +
-                          std::accumulate(w.wait.begin(), w.wait.end(), 0.0);
-      reports.push_back({w, 0.0, busy * share_of_window / (1.0 - share_of_window)});
-    }
-    reports[1].decision_seconds *= 3;  // waited in the gather: the least time is the cost
-    return reports;
-  };
-  int iteration = 5;
-  s.decide(iteration, reports_costing(0.0), 1000);  // not measured: every 5 stays
-  EXPECT_EQ(s.window_length(), 5);
-  const double expensive = 4 * BalancerSession::kMaxDecisionShare;
-  for (const int length : {10, 20, 40}) {
-    s.decide(iteration += s.window_length(), reports_costing(expensive), 1000);
-    EXPECT_EQ(s.window_length(), length / 2);  // once is no reason
-    s.decide(iteration += s.window_length(), reports_costing(expensive), 1000);
-    EXPECT_EQ(s.window_length(), length);
-    EXPECT_FALSE(s.due(iteration + length / 2));
-    EXPECT_TRUE(s.due(iteration + length));
-  }
-  s.decide(iteration += 40, reports_costing(BalancerSession::kMaxDecisionShare / 2), 1000);
-  EXPECT_EQ(s.window_length(), 40);  // between a quarter and the limit: stays
-  for (const int length : {20, 10, 5, 5}) {
-    s.decide(iteration += s.window_length(), reports_costing(BalancerSession::kMaxDecisionShare / 8), 1000);
-    EXPECT_EQ(s.window_length(), length);
-  }
-  for (int i = 0; i < 20; ++i) s.decide(iteration += s.window_length(), reports_costing(0.5), 1000);
-  EXPECT_EQ(s.window_length(), 5 * BalancerSession::kMaxStride);
-  EXPECT_EQ(s.steps(), 0);  // equal ranks: nothing moved meanwhile
-}
-
-TEST(WindowSummary, EverySampleAndTheCoreShare) {
-  const std::vector<IterationTiming> w{
-      {9.0, 0.0, 1.0, 1.0}, {1.0, 2.0, 1.0, 0.0}, {1.2, 2.2, 1.0, 0.0}, {1.1, 2.1, 1.0, 0.0}};
-  const RankSamples s = samples_of(w);
-  EXPECT_EQ(s.compute, (std::vector<double>{9.0, 1.0, 1.2, 1.1}));
-  EXPECT_EQ(s.wait, (std::vector<double>{0.0, 2.0, 2.2, 2.1}));
-  EXPECT_DOUBLE_EQ(s.core_share, 4.0 / 5.0);
-  EXPECT_DOUBLE_EQ(samples_of({}).core_share, 1.0);
 }

@@ -40,8 +40,10 @@ extern "C" {
  * estimated per-column costs, net of their uncertainty from the spread and
  * correlation of the fed times) over the run's horizon exceeds the price of
  * a step (the measured time of npblu_balancer_migrate calls after the last
- * change; one iteration before any was timed). This API is not told how long
- * the run goes on: after n feeds the horizon is n more feeds. */
+ * change; before any was timed, 10 ms or one iteration, whichever is more:
+ * a first migration writes the caller's arrays into memory it may never
+ * have touched, page by page). This API is not told how long the run goes
+ * on: after n feeds the horizon is n more feeds. */
 typedef struct npblu_balance_settings {
   int every;        /* feeds per decision (default 5) */
   double threshold; /* wait gap, as a fraction of an iteration, that must confirm an imbalance (0.02) */

@@ -44,17 +44,22 @@ endforeach()
 
 # The legacy F77 heat-equation code, its field bitwise identical to its unbalanced run (the
 # program checks it and exits non-zero if not). On 2 ranks with an emulated slow rank (x3) it must
-# also have moved columns. On 3 ranks the 2 cores are time-shared, and under MPICH's busy polling
-# the waiting ranks take the slow rank's core, so the wait evidence the priced rule needs is gone
-# and it rightly does not move: that case runs as the control (no slow rank; Open MPI's short
-# windows still move columns there, so the migration's bits are checked on 3 ranks too). Whether a
-# balancer moves in a real, timed run is not a test (tests/README.md); direction and quality are
-# checked deterministically through lu-sim and the balance API fed seeded times.
-foreach(case "2;1500;3" "3;400;1")
+# also have moved columns: 512 x 480 points, whose steps of about 0.1 ms gain enough from a move to
+# pay the C API's 10 ms prior price of a first step within a few hundred steps (on 256 x 240 the
+# gain is a quarter, and on a drifting VM 2 runs in 10 never got there in 1500 steps). On 3 ranks
+# the 2 cores are time-shared, and under MPICH's busy polling the waiting ranks take the slow
+# rank's core, so the wait evidence the priced rule needs is gone and it rightly does not move:
+# that case runs as the control (no slow rank, nothing moves; the migration's bits on 3 ranks are
+# balance_api_np3's). Whether a balancer moves in a real, timed run is otherwise not a test
+# (tests/README.md); direction and quality are checked deterministically through lu-sim and the
+# balance API fed seeded times.
+foreach(case "2;512;480;3000;3" "3;256;240;400;1")
   list(GET case 0 np)
-  list(GET case 1 steps)
-  list(GET case 2 slowdown)
-  mpi_command(heat_balance_command ${np} $<TARGET_FILE:heat_balance> 256 240 ${steps} 1 ${slowdown})
+  list(GET case 1 nx)
+  list(GET case 2 ncols)
+  list(GET case 3 steps)
+  list(GET case 4 slowdown)
+  mpi_command(heat_balance_command ${np} $<TARGET_FILE:heat_balance> ${nx} ${ncols} ${steps} 1 ${slowdown})
   npblu_test(fortran_heat_balance_np${np} ${heat_balance_command})
   set_tests_properties(fortran_heat_balance_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
                        ENVIRONMENT "${sanitizer_env}")
