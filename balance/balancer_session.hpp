@@ -91,7 +91,6 @@ class BalancerSession {
   /// iteration (the default, 0: one iteration). The caller's knowledge of
   /// what its first migration may cost (interop/c/npblu_balance_c.cpp).
   void set_prior_price(double seconds) { prior_price_ = seconds; }
-  [[nodiscard]] double prior_price() const { return prior_price_; }
 
   /// What the session has learnt (cost evidence, measured step prices,
   /// counts) as numbers a checkpoint keeps (balancer_state.hpp). Settings

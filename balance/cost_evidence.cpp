@@ -239,9 +239,9 @@ void CostEvidence::restore(StateReader& in, bool with_held) {
     if (!std::isfinite(*v)) throw std::invalid_argument("balancer state: a noise sum is not finite");
   }
   const int periods = static_cast<int>(in.take_count(1L << 30, "sample count"));
-  const long held = with_held ? in.take_count(1L << 40, "samples since the speeds changed")
-                              : static_cast<long>(segment.empty() ? 0 : segment[0].size());
-  if (held < static_cast<long>(segment.empty() ? 0 : segment[0].size()))
+  const long kept = segment.empty() ? 0 : static_cast<long>(segment[0].size());
+  const long held = with_held ? in.take_count(1L << 40, "samples since the speeds changed") : kept;
+  if (held < kept)
     throw std::invalid_argument("balancer state: fewer samples since the speeds changed than kept");
   segment_ = std::move(segment);
   closed_ = closed;
