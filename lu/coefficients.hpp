@@ -27,6 +27,9 @@ struct Coefficients {
   double dt = 0;
   double omega = 1.2;
 
+  /// NPB's u += rsd / (omega (2 - omega)) after the upper sweep, as a factor.
+  double ssor_update_factor() const { return 1.0 / (omega * (2.0 - omega)); }
+
   static Coefficients make(const GridSize& grid, double dt, double omega = 1.2);
 };
 

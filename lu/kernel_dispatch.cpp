@@ -45,12 +45,12 @@ const KernelTable& kernels() {
 
 SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(kernels().sweep_workspace_doubles(g), 0.0) {}
 
-void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
   kernels().lower_sweep_plane(c, g, owned, k, u, rsd, ws.blocks.data(), ws.blocks.size(), times);
 }
 
-void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
   kernels().upper_sweep_plane(c, g, owned, k, u, rsd, ws.blocks.data(), ws.blocks.size(), times);
 }

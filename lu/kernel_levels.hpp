@@ -1,7 +1,7 @@
 #pragma once
 // The hot kernels, compiled once per instruction-set level (lu/isa.hpp).
 //
-// lu/sweeps.cpp, lu/residual.cpp and lu/kernel_table.cpp are compiled into
+// lu/sweeps.cpp, lu/residual.cpp, lu/row_update.cpp and lu/kernel_table.cpp are compiled into
 // one object library per level (CMakeLists.txt: -march=x86-64, x86-64-v3,
 // x86-64-v4), each with NPBLU_KERNEL_NS set to its own namespace
 // (npblu::level_baseline, level_v3, level_v4), so that nothing with external
@@ -26,8 +26,8 @@ namespace npblu {
 /// The kernels of one level. Workspaces are sized by the level (its vector
 /// width sets the row blocking) and passed as raw storage.
 struct KernelTable {
-  using Sweep = void (*)(const Coefficients&, const GridSize&, ColumnRange, int k, const Field5& u,
-                         Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes&);
+  using Sweep = void (*)(const Coefficients&, const GridSize&, ColumnRange, int k, Field5& u, Field5& rsd,
+                         double* blocks, std::size_t block_doubles, SweepTimes&);
   using Residual = void (*)(const Coefficients&, const GridSize&, ColumnRange, const Field5& u,
                             const Field5& frct, Field5& rsd, double* scratch);
   using Doubles = std::size_t (*)(const GridSize&);
@@ -48,9 +48,9 @@ struct KernelTable {
 #ifdef NPBLU_KERNEL_NS
 // Inside a level's object library: that level's kernels.
 namespace npblu::NPBLU_KERNEL_NS {
-void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times);
-void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times);
 std::size_t sweep_workspace_doubles(const GridSize& g);
 void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u,

@@ -8,6 +8,7 @@
 #include "lu/ivdep.hpp"
 #include "lu/kernel_levels.hpp"
 #include "lu/simd.hpp"
+#include "lu/simd_points.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
 namespace {
@@ -96,16 +97,23 @@ struct ScratchLayout {
 };
 
 /// Copies planes [k_begin, k_end) of column j of u (m fastest) into plain
-/// rows, plane after plane, and fills each row's padding (lane_stride).
+/// rows, plane after plane, and fills each row's padding (lane_stride): kW
+/// points at a time through registers (simd::load_points), the rest scalar.
 void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, std::size_t ld,
                       double* __restrict plain) {
+  using simd::kW;
   for (int k = k_begin; k < k_end; ++k) {
     const double* __restrict row = u.row(k, j);
     double* __restrict out = plain + std::size_t(k - k_begin) * kM * ld;
+    int i = 0;
+    for (; i + kW <= nx; i += kW) {
+      simd::vd comp[kM];
+      simd::load_points(row + kM * i, comp);
+      for (int m = 0; m < kM; ++m) simd::store(out + m * ld + i, comp[m]);
+    }
     for (int m = 0; m < kM; ++m) {
-      NPBLU_IVDEP
-      for (int i = 0; i < nx; ++i) out[m * ld + i] = row[kM * i + m];
-      for (std::size_t i = nx; i < ld; ++i) out[m * ld + i] = row[kM * (nx - 1) + m];
+      for (int t = i; t < nx; ++t) out[m * ld + t] = row[kM * t + m];
+      for (std::size_t t = nx; t < ld; ++t) out[m * ld + t] = row[kM * (nx - 1) + m];
     }
   }
 }
@@ -307,10 +315,22 @@ void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
   }
 }
 
-/// rsd = acc - frct at the interior points of one row.
+/// rsd = acc - frct at the interior points of one row: kW points at a time,
+/// acc's component rows interleaved into rsd's layout in registers (the
+/// compiler does not vectorise the scalar transposing loop), the rest scalar.
 void store_residual(const double* __restrict acc, const double* __restrict frct, int nx, std::size_t ld,
                     double* __restrict rsd) {
-  for (int i = 1; i < nx - 1; ++i) {
+  using simd::kW;
+  int i = 1;
+  for (; i + kW <= nx - 1; i += kW) {
+    simd::vd comp[kM];
+    for (int m = 0; m < kM; ++m) comp[m] = simd::load(acc + m * ld + i);
+    simd::vd out[kM];
+    simd::interleave_points(comp, out);
+    for (int s = 0; s < kM; ++s)
+      simd::store(rsd + kM * i + s * kW, out[s] - simd::load(frct + kM * i + s * kW));
+  }
+  for (; i < nx - 1; ++i) {
     for (int m = 0; m < kM; ++m) rsd[kM * i + m] = acc[m * ld + i] - frct[kM * i + m];
   }
 }

@@ -185,14 +185,6 @@ void LuSolver::compute_phase(Phase phase, Work&& work) {
   emulate_speed(t);
 }
 
-void LuSolver::scale_residual(int k) {
-  const GridSize& g = config_.grid;
-  for (int j = owned_.begin; j < owned_.end; ++j) {
-    double* r = rsd_.row(k, j);
-    for (int p = 5; p < 5 * (g.nx - 1); ++p) r[p] *= coeff_.dt;
-  }
-}
-
 void LuSolver::update_state(int k, double factor) {
   const GridSize& g = config_.grid;
   for (int j = owned_.begin; j < owned_.end; ++j) {
@@ -228,7 +220,7 @@ bool LuSolver::residual_converged() const {
   return std::all_of(rsdnm_.begin(), rsdnm_.end(), [](double r) { return r < kResidualTolerance; });
 }
 
-void LuSolver::pipelined_sweep(Sweep sweep, int tag, const PlaneWork& before, const PlaneWork& after) {
+void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   // The lower sweep runs k upwards and waits for each plane's last row from
   // the stripe below; the upper sweep runs k downwards and waits for each
   // plane's first row from the stripe above. Otherwise they are the same.
@@ -271,7 +263,6 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag, const PlaneWork& before, co
       ScopedPhase t(timers_, Phase::pipeline_wait);
       wait_for(recv[b], wait_mode());
     }
-    if (before) before(plane_of_step(step));
     const double t0 = wall_seconds();
     kernel(coeff_, g, owned_, plane_of_step(step), u_, rsd_, sweep_ws_, st);
     emulate_speed(wall_seconds() - t0);
@@ -281,7 +272,6 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag, const PlaneWork& before, co
                           destination, tag, comm_.get(), &send[b]),
                 "sweep send");
     }
-    if (after) after(plane_of_step(step));
   }
   {
     ScopedPhase t(timers_, Phase::pipeline_wait);
@@ -289,6 +279,7 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag, const PlaneWork& before, co
   }
   timers_[lower ? Phase::jacld : Phase::jacu] += st.jacobian;
   timers_[lower ? Phase::blts : Phase::buts] += st.solve;
+  timers_[Phase::update] += st.update;
 }
 
 void LuSolver::prepare_iterations() {
@@ -311,25 +302,16 @@ double LuSolver::untimed_ssor(int niter) {
 
 bool LuSolver::iterate(int istep, bool timed) {
   const GridSize& g = config_.grid;
-  const double update_factor = 1.0 / (coeff_.omega * (2.0 - coeff_.omega));
   iteration_ = istep;
   const double compute_before = timers_.compute(), wait_before = timers_.wait();
   const RunQueueClock::Reading sched_before = run_queue_.read();
-  // NPB's rsd *= dt and u += factor * rsd ride on the sweeps, each plane
-  // while it is in cache: the lower sweep's first read of plane k is its
-  // kernel's, and the upper sweep reads u and rsd of plane k+1 last when it
-  // does plane k. The same arithmetic, point by point, as whole-field passes.
-  const int planes = g.nz - 2;
-  pipelined_sweep(
-      Sweep::lower, kTagSweepLower, [&](int k) { compute_phase(Phase::update, [&] { scale_residual(k); }); },
-      nullptr);
-  const auto update_plane = [&](int k) {
-    compute_phase(Phase::update, [&] { update_state(k, update_factor); });
-  };
-  pipelined_sweep(Sweep::upper, kTagSweepUpper, nullptr, [&](int k) {
-    if (k < planes) update_plane(k + 1);
-  });
-  update_plane(1);
+  // NPB's rsd *= dt and u += factor * rsd ride on the sweeps' rows, each row
+  // while it is in cache (lower_sweep_plane, upper_sweep_plane); only plane 1,
+  // which no later plane reads, is updated here. The same arithmetic, point
+  // by point, as whole-field passes.
+  pipelined_sweep(Sweep::lower, kTagSweepLower);
+  pipelined_sweep(Sweep::upper, kTagSweepUpper);
+  compute_phase(Phase::update, [&] { update_state(1, coeff_.ssor_update_factor()); });
   // NPB also takes the norm of the SSOR correction here; nothing reads it.
   timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode()).total;
   compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });

@@ -182,22 +182,19 @@ class LuSolver {
   /// Rebalances after timed iteration `istep` when the hook asks to.
   void maybe_rebalance(int istep);
   enum class Sweep { lower, upper };
-  /// Work on plane k that rides on a sweep (nullptr: none).
-  using PlaneWork = std::function<void(int k)>;
   /// One triangular sweep over all planes, pipelined with the neighbouring
-  /// stripes; `before` runs just before the kernel takes a plane, `after`
-  /// once it is done with it (and its boundary rows are on their way).
-  void pipelined_sweep(Sweep sweep, int tag, const PlaneWork& before, const PlaneWork& after);
+  /// stripes.
+  void pipelined_sweep(Sweep sweep, int tag);
   Vector5 residual_norm();  // residual_norms(), timed as Phase::norms
   /// NPB's test: every component of the last residual norm under 1e-8.
   [[nodiscard]] bool residual_converged() const;
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>
   void compute_phase(Phase phase, Work&& work);
-  // Never inlined: runs/roofline/count_flops.py finds their operations by
-  // name under any compiler (one call each per plane and iteration).
-  [[gnu::noinline]] void scale_residual(int k);               // rsd *= dt on plane k's owned interior
-  [[gnu::noinline]] void update_state(int k, double factor);  // u += factor * rsd on plane k's owned interior
+  // u += factor * rsd on plane k's owned interior: plane 1 (the upper sweep
+  // updates the others). Never inlined: runs/roofline/count_flops.py finds
+  // its operations by name under any compiler.
+  [[gnu::noinline]] void update_state(int k, double factor);
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
   /// How to wait for messages now (config_.wait, with auto resolved).

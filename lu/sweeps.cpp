@@ -35,7 +35,9 @@
 #include <vector>
 
 #include "lu/kernel_levels.hpp"
+#include "lu/row_update.hpp"
 #include "lu/simd.hpp"
+#include "lu/simd_points.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
@@ -58,45 +60,7 @@ using simd::load;
 using simd::store;
 using simd::vd;
 
-// Transposing kW points of 5 interleaved components (5*kW doubles, loaded as
-// vectors l[0..4]) into one vector per component. Component m of point t is
-// double 5t+m, lane (5t+m) % kW of l[(5t+m) / kW]. For fixed m these lanes
-// are all different (5 and kW are coprime), so a blend of the five vectors
-// and one permutation gather them.
-constexpr int kInv5 = kW == 8 ? 5 : 1;  // 5^-1 mod kW
-constexpr int point_in_lane(int m, int lane) { return (((lane - m) % kW + kW) * kInv5) % kW; }
-constexpr int source_of(int m, int lane) { return (5 * point_in_lane(m, lane) + m) / kW; }
-
-/// Lanes taken from l[s] when gathering component m.
-template <int m, int s>
-struct BlendMask {
-  static constexpr int lane(int t) { return source_of(m, t) == s ? kW + t : t; }
-};
-/// Lane t <- lane (5t+m) % kW.
-template <int m>
-struct GatherMask {
-  static constexpr int lane(int t) { return (5 * t + m) % kW; }
-};
-
-template <int m>
-inline vd component(const vd l[kM]) {
-  vd r = simd::shuffle<BlendMask<m, 1>>(l[0], l[1]);
-  r = simd::shuffle<BlendMask<m, 2>>(r, l[2]);
-  r = simd::shuffle<BlendMask<m, 3>>(r, l[3]);
-  r = simd::shuffle<BlendMask<m, 4>>(r, l[4]);
-  return simd::permute<GatherMask<m>>(r);
-}
-
-/// The five components of the kW consecutive points starting at p.
-inline void load_points(const double* p, vd out[kM]) {
-  vd l[kM];
-  for (int s = 0; s < kM; ++s) l[s] = load(p + s * kW);
-  out[0] = component<0>(l);
-  out[1] = component<1>(l);
-  out[2] = component<2>(l);
-  out[3] = component<3>(l);
-  out[4] = component<4>(l);
-}
+using simd::load_points;
 
 /// (a[1], ..., a[kW-1], b[0]) and (a[kW-1], b[0], ..., b[kW-2]).
 struct ShiftDownMask {
@@ -562,8 +526,8 @@ inline void prefetch_row(const double* row, int nx) {
 }
 
 template <bool kLower>
-void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
-                 Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
+void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u, Field5& rsd,
+                 double* blocks, std::size_t block_doubles, SweepTimes& times) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const int nx = g.nx;
   const Layout layout(nx);
@@ -581,7 +545,13 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
   const int first_neighbour = (kLower ? owned.begin : owned.end - 1) + dj;
   const bool j_on_boundary = first_neighbour == 0 || first_neighbour == g.ny - 1;
   if (kn_on_boundary || j_on_boundary) std::fill_n(b.zero_row, layout.zero_row, 0.0);
-  double jacobian = 0.0, solve = 0.0;
+  // NPB's whole-field updates ride on the rows (lu/row_update.hpp): the
+  // lower sweep scales row (k, j) just before pass A reads it; the upper sweep
+  // updates u of row (k+1, j) once pass A has read it for the last time
+  // (rsd there is final). A row's clock: update | pass A | update | pass B.
+  const bool update_kn = !kLower && kn <= g.nz - 2;
+  const double update_factor = c.ssor_update_factor();
+  double jacobian = 0.0, solve = 0.0, update = 0.0;
   double t0 = wall_seconds();
   for (int cnt = 0; cnt < rows; ++cnt) {
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
@@ -593,18 +563,31 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
       prefetch_row(u.row(k, j - dj), nx);
       prefetch_row(rsd.row(k, j - dj), nx);
     }
+    if constexpr (kLower) {
+      scale_row_interior(rsd.row(k, j), nx, c.dt);
+      const double t = wall_seconds();
+      update += t - t0;
+      t0 = t;
+    }
     load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
     pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j),
                    rsd.row(k, j), b);
-    const double t1 = wall_seconds();
+    double t1 = wall_seconds();
+    jacobian += t1 - t0;
+    if (update_kn) {
+      add_scaled_row_interior(u.row(kn, j), rsd.row(kn, j), nx, update_factor);
+      const double t = wall_seconds();
+      update += t - t1;
+      t1 = t;
+    }
     pass_b<kLower>(nx, b, rsd.row(k, j));
     const double t2 = wall_seconds();
-    jacobian += t1 - t0;
     solve += t2 - t1;
     t0 = t2;
     std::swap(b.state_cur, b.state_prev);
   }
   times.jacobian += jacobian;
+  times.update += update;
   times.solve += solve;
 }
 
@@ -612,12 +595,12 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
 
 std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx).total + 8; }
 
-void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
   sweep_plane<true>(c, g, owned, k, u, rsd, blocks, block_doubles, times);
 }
 
-void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, const Field5& u,
+void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
   sweep_plane<false>(c, g, owned, k, u, rsd, blocks, block_doubles, times);
 }

@@ -45,11 +45,13 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
       clock_[r] = t;
     }
   };
-  // Scale the residual (part of the update timer in lu).
-  for (int r = 0; r < ranks; ++r) compute(r, 0.5 * cost_.update * column_points * widths[r] * slowdown[r]);
+  // The update (lu's update timer: the residual's dt scaling and u's update)
+  // rides on the sweeps' rows, half in each, so it is pipelined with them.
+  const double lower_point = cost_.lower + 0.5 * cost_.update;
+  const double upper_point = cost_.upper + 0.5 * cost_.update;
   // Lower sweep: k upward, rank 0 first.
   for (int r = 0; r < ranks; ++r) {
-    const double plane = cost_.lower * row_points * widths[r] * slowdown[r];
+    const double plane = lower_point * row_points * widths[r] * slowdown[r];
     for (int k = 0; k < planes; ++k) {
       if (r > 0) wait_until(r, done_[std::size_t(r - 1) * planes + k] + row_message);
       compute(r, plane);
@@ -58,14 +60,13 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
   }
   // Upper sweep: k downward, the last rank first.
   for (int r = ranks - 1; r >= 0; --r) {
-    const double plane = cost_.upper * row_points * widths[r] * slowdown[r];
+    const double plane = upper_point * row_points * widths[r] * slowdown[r];
     for (int k = planes - 1; k >= 0; --k) {
       if (r + 1 < ranks) wait_until(r, done_[std::size_t(r + 1) * planes + k] + row_message);
       compute(r, plane);
       done_[std::size_t(r) * planes + k] = clock_[r];
     }
   }
-  for (int r = 0; r < ranks; ++r) compute(r, 0.5 * cost_.update * column_points * widths[r] * slowdown[r]);
   // Halo exchange: each rank needs both neighbours' updated edge columns.
   const std::vector<double> sent = clock_;
   for (int r = 0; r < ranks; ++r) {

@@ -1,13 +1,13 @@
 #pragma once
 // StripeModel: event times of one SSOR iteration of LU on columnwise
 // stripes, per rank, without computing anything. The same schedule as
-// LuSolver::ssor: scale the residual; the lower sweep plane by plane in
-// increasing k, pipelined from rank 0 upward (rank r starts plane k when it
-// is free and rank r-1's row of plane k has arrived); the upper sweep in
-// decreasing k from the last rank downward; the update; the halo exchange
-// with both neighbours; rhs. Messages take latency + bytes / bandwidth and
-// never block the sender (MPI_Isend). Ranks are not synchronised between
-// iterations except where the caller says (the balancer's all-gather).
+// LuSolver::iterate: the lower sweep plane by plane in increasing k,
+// pipelined from rank 0 upward (rank r starts plane k when it is free and
+// rank r-1's row of plane k has arrived); the upper sweep in decreasing k
+// from the last rank downward (the update's two halves ride on the sweeps'
+// planes, as in lu); the halo exchange with both neighbours; rhs. Messages take latency + bytes / bandwidth
+// and never block the sender (MPI_Isend). Ranks are not synchronised between iterations except where the
+// caller says (the balancer's all-gather).
 #include <span>
 #include <vector>
 

@@ -48,7 +48,8 @@ class StripedGrid {
   void iterate() {
     exchange_state_halos();
     for (auto& s : stripes_) compute_residual(c_, g_, s.owned, s.u, s.frct, s.rsd, s.rws);
-    for (auto& s : stripes_) scale_interior(s.rsd, s.owned, c_.dt);
+    // The sweeps scale rsd by dt and update u of planes 2..nz-2 themselves;
+    // plane 1 is updated below, as the solver does.
     SweepTimes t;
     const int n = static_cast<int>(stripes_.size());
     for (int k = 1; k <= g_.nz - 2; ++k) {
@@ -68,8 +69,7 @@ class StripedGrid {
     const double factor = 1.0 / (c_.omega * (2.0 - c_.omega));
     for (auto& s : stripes_) {
       for (int j = s.owned.begin; j < s.owned.end; ++j)
-        for (int k = 1; k < g_.nz - 1; ++k)
-          for (int p = 5; p < 5 * (g_.nx - 1); ++p) s.u.row(k, j)[p] += factor * s.rsd.row(k, j)[p];
+        for (int p = 5; p < 5 * (g_.nx - 1); ++p) s.u.row(1, j)[p] += factor * s.rsd.row(1, j)[p];
     }
   }
 
@@ -95,12 +95,6 @@ class StripedGrid {
   static void copy_row(const Field5& from, Field5& to, int k, int j) {
     std::memcpy(to.row(k, j), from.row(k, j), to.row_stride() * sizeof(double));
   }
-  void scale_interior(Field5& f, ColumnRange owned, double factor) const {
-    for (int j = owned.begin; j < owned.end; ++j)
-      for (int k = 1; k < g_.nz - 1; ++k)
-        for (int p = 5; p < 5 * (g_.nx - 1); ++p) f.row(k, j)[p] *= factor;
-  }
-
   GridSize g_;
   Coefficients c_;
   std::vector<Stripe> stripes_;
@@ -201,5 +195,44 @@ TEST(KernelsPartitioned, SweepsNeverTouchRsdOnTheBoundaryColumns) {
   for (const Region& r : guarded) ASSERT_EQ(mprotect(r.start, r.bytes, PROT_READ | PROT_WRITE), 0);
   for (const int j : {0, g.ny - 1}) {
     for (std::size_t e = 0; e < rsd.column_stride(); ++e) ASSERT_EQ(rsd.column(j)[e], 0.0) << j;
+  }
+}
+
+TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
+  // The upper sweep applies NPB's u += rsd / (omega (2 - omega)) row by row
+  // (lu/row_update.hpp), at the level's width but never contracted into FMA:
+  // bit for bit what the whole-field pass gives in this file (built with
+  // -ffp-contract=off), at the level the CPU runs; plane 1 is the caller's.
+  const GridSize g{13, 12, 11};
+  const auto c = Coefficients::make(g, 0.5);
+  const ColumnRange owned = g.interior_columns();
+  Field5 u(g.nx, g.nz, stored_columns(g, owned, kStateHalo));
+  Field5 rsd(g.nx, g.nz, stored_columns(g, owned, kResidualHalo));
+  Field5 frct(g.nx, g.nz, owned);
+  ResidualWorkspace rws(g, owned);
+  SweepWorkspace sws(g);
+  compute_forcing(c, g, owned, frct, u, rsd, rws);
+  set_boundary_values(c, g, u);
+  set_initial_values(c, g, u);
+  compute_residual(c, g, owned, u, frct, rsd, rws);
+  SweepTimes t;
+  for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  // Update: u of planes 2..nz-2 after the upper sweep is u + factor * rsd.
+  const int row = 5 * g.nx;
+  auto at = [&](int k, int j) { return std::size_t((j - owned.begin) * g.nz + k) * row; };
+  std::vector<double> before(at(0, owned.end));
+  for (int j = owned.begin; j < owned.end; ++j)
+    for (int k = 0; k < g.nz; ++k) std::memcpy(&before[at(k, j)], u.row(k, j), row * sizeof(double));
+  for (int k = g.nz - 2; k >= 1; --k) upper_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  const double factor = 1.0 / (c.omega * (2.0 - c.omega));
+  for (int j = owned.begin; j < owned.end; ++j) {
+    for (int k = 0; k < g.nz; ++k) {
+      for (int p = 0; p < row; ++p) {
+        const bool updated = k >= 2 && k <= g.nz - 2 && p >= 5 && p < row - 5;
+        const double old = before[at(k, j) + p];
+        const double want = updated ? old + factor * rsd.row(k, j)[p] : old;
+        ASSERT_EQ(u.row(k, j)[p], want) << "k " << k << " j " << j << " p " << p;
+      }
+    }
   }
 }

@@ -188,7 +188,8 @@ TEST(StripeModel, PipelineEventTimesOfOneIteration) {
   // Equal ranks, free messages: the lower sweep fills the pipeline from
   // rank 0, the upper from the last rank, so rank 0 ends after 2n + 2P - 2
   // plane steps, and the last rank waits P - 1 steps in the lower sweep and
-  // one in the halo exchange (its lower neighbour updates a step later).
+  // one in the halo exchange (its lower neighbour ends the upper sweep a step
+  // later). The update rides on the sweeps' planes, half in each (as in lu).
   const int ranks = 5, nz = 12, planes = nz - 2;
   CostModel cost{1e-9, 1e-9, 2e-9, 0.5e-9, 0.0, 1e30};
   StripeModel m({10, 2 * ranks + 2, nz}, cost, ranks);
@@ -196,8 +197,8 @@ TEST(StripeModel, PipelineEventTimesOfOneIteration) {
   const std::vector<int> widths(ranks, 2);
   const std::vector<double> slow(ranks, 1.0);
   m.iterate(widths, slow, out);
-  const double plane = 1e-9 * 8 * 2, column = 8.0 * planes;
-  const double fixed = (0.5e-9 + 2e-9) * column * 2;  // update and rhs of a 2-column stripe
+  const double plane = (1e-9 + 0.5 * 0.5e-9) * 8 * 2, column = 8.0 * planes;
+  const double fixed = 2e-9 * column * 2;  // rhs of a 2-column stripe
   EXPECT_NEAR(out[0].compute + out[0].wait, fixed + (2 * planes + 2 * ranks - 2) * plane, 1e-15);
   EXPECT_NEAR(out[ranks - 1].wait, ranks * plane, 1e-15);
   for (const auto& r : out) EXPECT_NEAR(r.compute, fixed + 2 * planes * plane, 1e-15);

@@ -1,0 +1,87 @@
+#pragma once
+// kW points of the fields' layout (five components of a point adjacent, m
+// fastest) to and from one vector per component, in registers: the sweeps
+// and rhs read u and rsd rows this way, and rhs writes rsd rows back.
+// Per level (lu/kernel_levels.hpp), like lu/simd.hpp.
+#include "lu/simd.hpp"
+
+namespace npblu::NPBLU_KERNEL_NS::simd {
+
+namespace points_detail {
+
+constexpr int kM = 5;  // components of a point
+
+// Gathering: component m of point t is double 5t+m, lane (5t+m) % kW of
+// l[(5t+m) / kW]. For fixed m these lanes are all different (5 and kW are
+// coprime), so a blend of the five vectors and one permutation gather them.
+constexpr int kInv5 = kW == 8 ? 5 : 1;  // 5^-1 mod kW
+constexpr int point_in_lane(int m, int lane) { return (((lane - m) % kW + kW) * kInv5) % kW; }
+constexpr int source_of(int m, int lane) { return (5 * point_in_lane(m, lane) + m) / kW; }
+
+/// Lanes taken from l[s] when gathering component m.
+template <int m, int s>
+struct BlendMask {
+  static constexpr int lane(int t) { return source_of(m, t) == s ? kW + t : t; }
+};
+/// Lane t <- lane (5t+m) % kW.
+template <int m>
+struct GatherMask {
+  static constexpr int lane(int t) { return (5 * t + m) % kW; }
+};
+
+template <int m>
+inline vd component(const vd l[kM]) {
+  vd r = shuffle<BlendMask<m, 1>>(l[0], l[1]);
+  r = shuffle<BlendMask<m, 2>>(r, l[2]);
+  r = shuffle<BlendMask<m, 3>>(r, l[3]);
+  r = shuffle<BlendMask<m, 4>>(r, l[4]);
+  return permute<GatherMask<m>>(r);
+}
+
+// Scattering: lane L of output vector s is double d = s kW + L, component
+// d % 5 of point d / 5. Step m (1..4) brings in component m's lanes; step 1
+// also places component 0's (from its first operand).
+template <int s, int m>
+struct InterleaveMask {
+  static constexpr int lane(int L) {
+    const int d = s * kW + L;
+    if (d % kM == m) return kW + d / kM;
+    if (m == 1 && d % kM == 0) return d / kM;
+    return L;
+  }
+};
+
+template <int s>
+inline vd interleaved(const vd comp[kM]) {
+  vd r = shuffle<InterleaveMask<s, 1>>(comp[0], comp[1]);
+  r = shuffle<InterleaveMask<s, 2>>(r, comp[2]);
+  r = shuffle<InterleaveMask<s, 3>>(r, comp[3]);
+  return shuffle<InterleaveMask<s, 4>>(r, comp[4]);
+}
+
+}  // namespace points_detail
+
+/// The five components of the kW consecutive points starting at p.
+inline void load_points(const double* p, vd out[5]) {
+  using points_detail::component;
+  vd l[5];
+  for (int s = 0; s < 5; ++s) l[s] = load(p + s * kW);
+  out[0] = component<0>(l);
+  out[1] = component<1>(l);
+  out[2] = component<2>(l);
+  out[3] = component<3>(l);
+  out[4] = component<4>(l);
+}
+
+/// The kW points' five components (one vector each) in the fields' layout:
+/// out[s] holds doubles s kW .. s kW + kW - 1 of the 5 kW.
+inline void interleave_points(const vd comp[5], vd out[5]) {
+  using points_detail::interleaved;
+  out[0] = interleaved<0>(comp);
+  out[1] = interleaved<1>(comp);
+  out[2] = interleaved<2>(comp);
+  out[3] = interleaved<3>(comp);
+  out[4] = interleaved<4>(comp);
+}
+
+}  // namespace npblu::NPBLU_KERNEL_NS::simd

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Per-phase timings of two builds of lu, side by side.
+
+Runs --baseline-lu and --lu alternately, REPEATS times each, per forced
+instruction-set level (NPBLU_ISA), and prints per phase the medians (min-max)
+of both and baseline / ours (> 1: --lu is faster). The phase timers say where
+a change to a kernel went when the total is within this machine's drift; the
+field checksums of the two builds are printed too (a kernel change that keeps
+the arithmetic keeps them).
+
+  flock /tmp/npblu-timing.lock runs/bench_phases.py --baseline-lu /tmp/lu-before \\
+      --levels v4 v3 --cls A --np 1 --repeats 5
+"""
+import argparse
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lu_json import DEFAULT_LU, run_lu  # noqa: E402
+
+PHASES = {
+    "total": ("time_s",),
+    "rhs": ("rhs",),
+    "sweeps' jacobians (jacld + jacu)": ("jacld", "jacu"),
+    "sweeps' solves (blts + buts)": ("blts", "buts"),
+    "update": ("update",),
+}
+
+
+def phase_times(report):
+    """{phase: seconds} of one report (a timer's max over ranks)."""
+    out = {}
+    for phase, keys in PHASES.items():
+        if keys == ("time_s",):
+            out[phase] = report["time_s"]
+        else:
+            out[phase] = sum(report["timers"][k]["max"] for k in keys)
+    return out
+
+
+def spread(values):
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--baseline-lu", required=True)
+    ap.add_argument("--levels", nargs="+", default=["v4"], choices=["baseline", "v3", "v4"])
+    ap.add_argument("--cls", default="A")
+    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("--iterations", type=int, default=0, help="0: the class's own")
+    ap.add_argument("--repeats", type=int, default=5)
+    a = ap.parse_args()
+    args = ["--iterations", str(a.iterations)] if a.iterations else []
+    builds = {"baseline": a.baseline_lu, "ours": a.lu}
+    for level in a.levels:
+        os.environ["NPBLU_ISA"] = level
+        times = {b: {p: [] for p in PHASES} for b in builds}
+        checksums = {b: set() for b in builds}
+        for _ in range(a.repeats):
+            for b, lu in builds.items():
+                report = run_lu(lu, a.cls, a.np, args)
+                for p, t in phase_times(report).items():
+                    times[b][p].append(t)
+                checksums[b].add(report["field_checksum"])
+        print(f"level {level}, class {a.cls}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
+        print("| phase | baseline s | ours s | baseline / ours |")
+        print("|---|---|---|---|")
+        for p in PHASES:
+            ratio = statistics.median(times["baseline"][p]) / statistics.median(times["ours"][p])
+            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} |")
+        print(f"checksums: baseline {sorted(checksums['baseline'])}, ours {sorted(checksums['ours'])}\n")
+
+
+if __name__ == "__main__":
+    main()
