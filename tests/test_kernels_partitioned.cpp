@@ -28,21 +28,24 @@ struct Stripe {
   SweepWorkspace sws;
 };
 
+/// A stripe in NPB's starting state: forcing, boundary and initial values of u.
+Stripe initial_stripe(const GridSize& g, const Coefficients& c, ColumnRange owned) {
+  Stripe s{owned,
+           Field5(g.nx, g.nz, stored_columns(g, owned, kStateHalo)),
+           Field5(g.nx, g.nz, stored_columns(g, owned, kResidualHalo)),
+           Field5(g.nx, g.nz, owned),
+           ResidualWorkspace(g, owned),
+           SweepWorkspace(g)};
+  compute_forcing(c, g, owned, s.frct, s.u, s.rsd, s.rws);
+  set_boundary_values(c, g, s.u);
+  set_initial_values(c, g, s.u);
+  return s;
+}
+
 class StripedGrid {
  public:
   StripedGrid(GridSize g, double dt, const Partition& p) : g_(g), c_(Coefficients::make(g, dt)) {
-    for (const auto& owned : p.ranges()) {
-      Stripe s{owned,
-               Field5(g.nx, g.nz, stored_columns(g, owned, kStateHalo)),
-               Field5(g.nx, g.nz, stored_columns(g, owned, kResidualHalo)),
-               Field5(g.nx, g.nz, owned),
-               ResidualWorkspace(g, owned),
-               SweepWorkspace(g)};
-      compute_forcing(c_, g, owned, s.frct, s.u, s.rsd, s.rws);
-      set_boundary_values(c_, g, s.u);
-      set_initial_values(c_, g, s.u);
-      stripes_.push_back(std::move(s));
-    }
+    for (const auto& owned : p.ranges()) stripes_.push_back(initial_stripe(g, c_, owned));
   }
 
   void iterate() {
@@ -165,16 +168,11 @@ TEST(KernelsPartitioned, SweepsNeverTouchRsdOnTheBoundaryColumns) {
   // inside those columns are made inaccessible: a read is a crash.
   const GridSize g{64, 64, 64};  // a 164 KB column: 38 whole pages inside it
   const auto c = Coefficients::make(g, 0.5);
-  const ColumnRange owned = g.interior_columns();
-  Field5 u(g.nx, g.nz, stored_columns(g, owned, kStateHalo));
-  Field5 rsd(g.nx, g.nz, stored_columns(g, owned, kResidualHalo));
-  Field5 frct(g.nx, g.nz, owned);
-  ResidualWorkspace rws(g, owned);
-  SweepWorkspace sws(g);
-  compute_forcing(c, g, owned, frct, u, rsd, rws);
-  set_boundary_values(c, g, u);
-  set_initial_values(c, g, u);
-  compute_residual(c, g, owned, u, frct, rsd, rws);
+  Stripe s = initial_stripe(g, c, g.interior_columns());
+  const ColumnRange owned = s.owned;
+  Field5 &u = s.u, &rsd = s.rsd;
+  SweepWorkspace& sws = s.sws;
+  compute_residual(c, g, owned, u, s.frct, rsd, s.rws);
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   struct Region {
     void* start;
@@ -205,16 +203,11 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
   // -ffp-contract=off), at the level the CPU runs; plane 1 is the caller's.
   const GridSize g{13, 12, 11};
   const auto c = Coefficients::make(g, 0.5);
-  const ColumnRange owned = g.interior_columns();
-  Field5 u(g.nx, g.nz, stored_columns(g, owned, kStateHalo));
-  Field5 rsd(g.nx, g.nz, stored_columns(g, owned, kResidualHalo));
-  Field5 frct(g.nx, g.nz, owned);
-  ResidualWorkspace rws(g, owned);
-  SweepWorkspace sws(g);
-  compute_forcing(c, g, owned, frct, u, rsd, rws);
-  set_boundary_values(c, g, u);
-  set_initial_values(c, g, u);
-  compute_residual(c, g, owned, u, frct, rsd, rws);
+  Stripe s = initial_stripe(g, c, g.interior_columns());
+  const ColumnRange owned = s.owned;
+  Field5 &u = s.u, &rsd = s.rsd;
+  SweepWorkspace& sws = s.sws;
+  compute_residual(c, g, owned, u, s.frct, rsd, s.rws);
   SweepTimes t;
   for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
   // Update: u of planes 2..nz-2 after the upper sweep is u + factor * rsd.
