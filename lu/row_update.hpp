@@ -4,8 +4,8 @@
 // time, so that the sweep kernels apply them while the row is in cache.
 // Compiled per level (lu/kernel_levels.hpp) at the level's width, but never
 // contracted into FMA (CMakeLists.txt): u + factor * r rounds the product and
-// the sum, as the solver's own update of plane 1 does, so every level and the
-// solver give the same bits.
+// the sum at every level, as a whole-field pass compiled for baseline x86-64
+// does, so this step gives the same bits at every level.
 #ifndef NPBLU_KERNEL_NS
 #error "lu/row_update.hpp belongs to the per-level kernels (NPBLU_KERNEL_NS)"
 #endif

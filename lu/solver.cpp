@@ -185,15 +185,6 @@ void LuSolver::compute_phase(Phase phase, Work&& work) {
   emulate_speed(t);
 }
 
-void LuSolver::update_state(int k, double factor) {
-  const GridSize& g = config_.grid;
-  for (int j = owned_.begin; j < owned_.end; ++j) {
-    double* u = u_.row(k, j);
-    const double* r = rsd_.row(k, j);
-    for (int p = 5; p < 5 * (g.nx - 1); ++p) u[p] += factor * r[p];
-  }
-}
-
 void LuSolver::emulate_speed(double seconds) {
   if (!config_.emulation.active()) return;
   const double speed = config_.emulation.speed(comm_.rank(), iteration_);
@@ -306,12 +297,10 @@ bool LuSolver::iterate(int istep, bool timed) {
   const double compute_before = timers_.compute(), wait_before = timers_.wait();
   const RunQueueClock::Reading sched_before = run_queue_.read();
   // NPB's rsd *= dt and u += factor * rsd ride on the sweeps' rows, each row
-  // while it is in cache (lower_sweep_plane, upper_sweep_plane); only plane 1,
-  // which no later plane reads, is updated here. The same arithmetic, point
-  // by point, as whole-field passes.
+  // while it is in cache (lower_sweep_plane, upper_sweep_plane): the same
+  // arithmetic, point by point, as whole-field passes.
   pipelined_sweep(Sweep::lower, kTagSweepLower);
   pipelined_sweep(Sweep::upper, kTagSweepUpper);
-  compute_phase(Phase::update, [&] { update_state(1, coeff_.ssor_update_factor()); });
   // NPB also takes the norm of the SSOR correction here; nothing reads it.
   timers_[Phase::halo_exchange] += halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode()).total;
   compute_phase(Phase::rhs, [&] { compute_residual(coeff_, g, owned_, u_, frct_, rsd_, residual_ws_); });

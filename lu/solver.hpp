@@ -191,10 +191,6 @@ class LuSolver {
   /// Runs `work`, times it into `phase`, then applies the emulated speed.
   template <class Work>
   void compute_phase(Phase phase, Work&& work);
-  // u += factor * rsd on plane k's owned interior: plane 1 (the upper sweep
-  // updates the others). Never inlined: runs/roofline/count_flops.py finds
-  // its operations by name under any compiler.
-  [[gnu::noinline]] void update_state(int k, double factor);
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
   /// How to wait for messages now (config_.wait, with auto resolved).

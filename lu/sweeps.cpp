@@ -22,7 +22,8 @@
 // is lower triangular) skipped. Only the rounding differs from NPB.
 //
 // Timing: pass A (with the state loads) counts as jacobian time, pass B as
-// solve time, two clock reads per row. Pass A also does the parts of the
+// solve time: the plane's seconds split as on every 8th row, whose
+// boundaries are read (lu/sampled_split.hpp). Pass A also does the parts of the
 // block solve that do not depend on the recurrence (neighbour products,
 // elimination with d), so this split overstates "jacobian" relative to NPB's.
 #include "lu/sweeps.hpp"
@@ -38,7 +39,7 @@
 #include "lu/row_update.hpp"
 #include "lu/simd.hpp"
 #include "lu/simd_points.hpp"
-#include "lu/wall_clock.hpp"
+#include "lu/sampled_split.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
 
@@ -412,14 +413,6 @@ void load_state_row(const double* urow, int nx, int groups, double* state) {
   }
 }
 
-void load_v_row(const double* vrow, int nx, int groups, double* v) {
-  for (int g = 0; g < groups; ++g) {
-    vd q[kM];
-    load_group(vrow, nx, g, kZeroFill, q);
-    for (int m = 0; m < kM; ++m) store(v + std::size_t(g) * kM * kW + m * kW, q[m]);
-  }
-}
-
 inline PointState state_group(const double* s) {
   return {load(s), {load(s + kW), load(s + 2 * kW), load(s + 3 * kW)}, load(s + 4 * kW), load(s + 5 * kW)};
 }
@@ -441,8 +434,8 @@ inline PointState neighbour_state_group(const double* s) {
 ///  lower: rhs = v - omega*(Lz vk) - omega*(Ly vj), y = d^-1 rhs
 ///  upper: rhs = omega*(Uz vk) + omega*(Uy vj),     y = v - d^-1 rhs
 template <bool kLower>
-void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const double* vk, const double* vc,
-            const Buffers& b) {
+void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const double* vk, const double* vj,
+            const double* vc, const Buffers& b) {
   const double omega = K.omega;
   const double inv_d00 = K.diag.inv_d00;
   for (int g = 0; g < groups; ++g) {
@@ -452,8 +445,7 @@ void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const do
     load_group(vk, nx, g, kZeroFill, r);
     neighbour_apply<3>(K.z, point_state(q), r, sz);
 
-    const double* vj = b.v_prev + std::size_t(g) * kM * kW;
-    for (int m = 0; m < kM; ++m) r[m] = load(vj + m * kW);
+    load_group(vj, nx, g, kZeroFill, r);
     neighbour_apply<2>(K.y, state_group(b.state_prev + std::size_t(g + 1) * kStateFields * kW), r, sy);
 
     load_group(vc, nx, g, kZeroFill, r);
@@ -484,7 +476,6 @@ void pass_b(int nx, const Buffers& b, double* __restrict row) {
   const double* prev = row + kM * (first - step);
   double x0 = prev[0], x1 = prev[1], x2 = prev[2], x3 = prev[3], x4 = prev[4];
   const double* __restrict fold = b.fold;
-  double* __restrict vout = b.v_prev;
   for (int c = 0, i = first; c < nx - 2; ++c, i += step) {
     const int g = i / kW;
     const int t = i % kW;
@@ -509,12 +500,6 @@ void pass_b(int nx, const Buffers& b, double* __restrict row) {
     o[2] = x2;
     o[3] = x3;
     o[4] = x4;
-    double* v = vout + std::size_t(g) * kM * kW + t;
-    v[0] = x0;
-    v[kW] = x1;
-    v[2 * kW] = x2;
-    v[3 * kW] = x3;
-    v[4 * kW] = x4;
   }
 }
 
@@ -548,16 +533,22 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
   // NPB's whole-field updates ride on the rows (lu/row_update.hpp): the
   // lower sweep scales row (k, j) just before pass A reads it; the upper sweep
   // updates u of row (k+1, j) once pass A has read it for the last time
-  // (rsd there is final). A row's clock: update | pass A | update | pass B.
+  // (rsd there is final), and on plane 1, which no later plane reads, row
+  // (1, j) once its own pass B is done (its state is in the row buffers by
+  // then). A row's clock: update | pass A | update | pass B | update.
   const bool update_kn = !kLower && kn <= g.nz - 2;
+  const bool update_k = !kLower && k == 1;
   const double update_factor = c.ssor_update_factor();
-  double jacobian = 0.0, solve = 0.0, update = 0.0;
-  double t0 = wall_seconds();
+  // The plane's time split by phase as on every kSampleEvery-th row, the
+  // last included (lu/sampled_split.hpp).
+  enum Part { kJacobian, kSolve, kUpdate };
+  constexpr int kSampleEvery = 8;
+  SampledSplit<3> clock;
   for (int cnt = 0; cnt < rows; ++cnt) {
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
+    clock.start_row((rows - 1 - cnt) % kSampleEvery == 0);
     if (cnt == 0) {
       load_state_row(u.row(k, j + dj), nx, layout.groups, b.state_prev);
-      load_v_row(j_on_boundary ? b.zero_row : rsd.row(k, j + dj), nx, layout.groups, b.v_prev);
     }
     if (cnt + 1 < rows) {
       prefetch_row(u.row(k, j - dj), nx);
@@ -565,30 +556,29 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
     }
     if constexpr (kLower) {
       scale_row_interior(rsd.row(k, j), nx, c.dt);
-      const double t = wall_seconds();
-      update += t - t0;
-      t0 = t;
+      clock.charge(kUpdate);
     }
     load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
-    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j),
+    const double* vj = cnt == 0 && j_on_boundary ? b.zero_row : rsd.row(k, j + dj);
+    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
                    rsd.row(k, j), b);
-    double t1 = wall_seconds();
-    jacobian += t1 - t0;
+    clock.charge(kJacobian);
     if (update_kn) {
       add_scaled_row_interior(u.row(kn, j), rsd.row(kn, j), nx, update_factor);
-      const double t = wall_seconds();
-      update += t - t1;
-      t1 = t;
+      clock.charge(kUpdate);
     }
     pass_b<kLower>(nx, b, rsd.row(k, j));
-    const double t2 = wall_seconds();
-    solve += t2 - t1;
-    t0 = t2;
+    clock.charge(kSolve);
+    if (update_k) {
+      add_scaled_row_interior(u.row(k, j), rsd.row(k, j), nx, update_factor);
+      clock.charge(kUpdate);
+    }
     std::swap(b.state_cur, b.state_prev);
   }
-  times.jacobian += jacobian;
-  times.update += update;
-  times.solve += solve;
+  const auto seconds = clock.seconds();
+  times.jacobian += seconds[kJacobian];
+  times.update += seconds[kUpdate];
+  times.solve += seconds[kSolve];
 }
 
 }  // namespace

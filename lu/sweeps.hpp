@@ -41,7 +41,8 @@ void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange own
 /// (k, owned.end) (the next stripe's result, or the zero boundary). Reads u
 /// on owned columns widened by one above. Once a row of plane k+1 has been
 /// read for the last time (k+1 <= nz-2), it applies NPB's final update to it:
-/// u(k+1) += rsd(k+1) * c.ssor_update_factor(); plane 1 is left to the caller.
+/// u(k+1) += rsd(k+1) * c.ssor_update_factor(); at k = 1, to plane 1 too,
+/// row by row once the row is solved. So after k = 1, u is updated everywhere.
 void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, SweepWorkspace& ws, SweepTimes& times);
 

@@ -5,8 +5,8 @@
 - machine_limits.cpp, compiled as runs/roofline.py compiles it (baseline level), prints positive bandwidths
   and a peak rate, the L1 triad faster than the one from memory.
 - With --count (valgrind present and lu built without -march=native): count_flops.py counts the SSOR update's
-  operations on class S exactly: 15 per interior point and iteration (update_state's multiply and add of 5
-  components, scale_residual's multiply of 5), and every kernel some.
+  operations on class S exactly: 15 per interior point and iteration (add_scaled_row_interior's multiply and
+  add of 5 components, scale_row_interior's multiply of 5), and every kernel some.
 """
 import argparse
 import json

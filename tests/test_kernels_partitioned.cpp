@@ -51,8 +51,7 @@ class StripedGrid {
   void iterate() {
     exchange_state_halos();
     for (auto& s : stripes_) compute_residual(c_, g_, s.owned, s.u, s.frct, s.rsd, s.rws);
-    // The sweeps scale rsd by dt and update u of planes 2..nz-2 themselves;
-    // plane 1 is updated below, as the solver does.
+    // The sweeps scale rsd by dt and update u themselves, as in the solver.
     SweepTimes t;
     const int n = static_cast<int>(stripes_.size());
     for (int k = 1; k <= g_.nz - 2; ++k) {
@@ -68,11 +67,6 @@ class StripedGrid {
         if (p + 1 < n) copy_row(stripes_[p + 1].rsd, s.rsd, k, s.owned.end);
         upper_sweep_plane(c_, g_, s.owned, k, s.u, s.rsd, s.sws, t);
       }
-    }
-    const double factor = 1.0 / (c_.omega * (2.0 - c_.omega));
-    for (auto& s : stripes_) {
-      for (int j = s.owned.begin; j < s.owned.end; ++j)
-        for (int p = 5; p < 5 * (g_.nx - 1); ++p) s.u.row(1, j)[p] += factor * s.rsd.row(1, j)[p];
     }
   }
 
@@ -200,7 +194,7 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
   // The upper sweep applies NPB's u += rsd / (omega (2 - omega)) row by row
   // (lu/row_update.hpp), at the level's width but never contracted into FMA:
   // bit for bit what the whole-field pass gives in this file (built with
-  // -ffp-contract=off), at the level the CPU runs; plane 1 is the caller's.
+  // -ffp-contract=off), at the level the CPU runs, on every interior plane.
   const GridSize g{13, 12, 11};
   const auto c = Coefficients::make(g, 0.5);
   Stripe s = initial_stripe(g, c, g.interior_columns());
@@ -210,7 +204,7 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
   compute_residual(c, g, owned, u, s.frct, rsd, s.rws);
   SweepTimes t;
   for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
-  // Update: u of planes 2..nz-2 after the upper sweep is u + factor * rsd.
+  // Update: u of planes 1..nz-2 after the upper sweep is u + factor * rsd.
   const int row = 5 * g.nx;
   auto at = [&](int k, int j) { return std::size_t((j - owned.begin) * g.nz + k) * row; };
   std::vector<double> before(at(0, owned.end));
@@ -221,7 +215,7 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
   for (int j = owned.begin; j < owned.end; ++j) {
     for (int k = 0; k < g.nz; ++k) {
       for (int p = 0; p < row; ++p) {
-        const bool updated = k >= 2 && k <= g.nz - 2 && p >= 5 && p < row - 5;
+        const bool updated = k >= 1 && k <= g.nz - 2 && p >= 5 && p < row - 5;
         const double old = before[at(k, j) + p];
         const double want = updated ? old + factor * rsd.row(k, j)[p] : old;
         ASSERT_EQ(u.row(k, j)[p], want) << "k " << k << " j " << j << " p " << p;

@@ -29,7 +29,7 @@ KERNELS = {
     "lower sweep (jacld, blts)": r"level_baseline::.*(sweep_plane<true>|lower_sweep_plane)",
     "upper sweep (jacu, buts)": r"level_baseline::.*(sweep_plane<false>|upper_sweep_plane)",
     "sweeps' row loads (half to each)": r"level_baseline::.*load_(state|v)_row",
-    "update (ssor)": r"LuSolver::update_state|level_baseline::(scale_row_interior|add_scaled_row_interior)",
+    "update (ssor)": r"level_baseline::(scale_row_interior|add_scaled_row_interior)",
 }
 FLOPS = {"addsd": 1, "subsd": 1, "mulsd": 1, "divsd": 1, "sqrtsd": 1,
          "addpd": 2, "subpd": 2, "mulpd": 2, "divpd": 2, "sqrtpd": 2}
