@@ -3,8 +3,9 @@
 // every (k, j) row into phases (update | pass A | update | pass B | update),
 // about 8000 rows an iteration in class A. A clock read at every boundary
 // (steady_clock, ordered: it waits for the work before it) kept the out-of-
-// order core from overlapping one pass with the next, and cost 3% of a class
-// A run at v4 on an AMD EPYC Zen 5 VM. So the interval's two ends are read,
+// order core from overlapping one pass with the next: 4% of a class W run
+// (3% of class A's sweeps) at v4 on an AMD EPYC Zen 5 VM, whose clock reads
+// cost 33 ns. So the interval's two ends are read,
 // and its parts only on a sample of rows: each part gets the interval's
 // seconds in proportion to its seconds on the sampled rows. The total is
 // exact; the split is that of the sampled rows, each part timed as before.

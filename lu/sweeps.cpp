@@ -37,9 +37,9 @@
 
 #include "lu/kernel_levels.hpp"
 #include "lu/row_update.hpp"
+#include "lu/sampled_split.hpp"
 #include "lu/simd.hpp"
 #include "lu/simd_points.hpp"
-#include "lu/sampled_split.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
 
@@ -350,21 +350,19 @@ constexpr int kFoldFields = kM + kBlockEntries;  // y, then M
 
 struct Layout {
   int groups;
-  std::size_t state, vrow, fold, zero_row, total;
+  std::size_t state, fold, zero_row, total;
 
   explicit Layout(int nx)
       : groups((nx + kW - 1) / kW),
         state(std::size_t(groups + 2) * kStateFields * kW),
-        vrow(std::size_t(groups) * kM * kW),
         fold(std::size_t(groups) * kFoldFields * kW),
         zero_row(std::size_t(kM) * nx),
-        total(2 * state + vrow + fold + zero_row) {}
+        total(2 * state + fold + zero_row) {}
 };
 
 struct Buffers {
   double* state_cur;   // this row's state (group g at g+1)
   double* state_prev;  // the j neighbour row's state
-  double* v_prev;      // the j neighbour row's swept values; pass B overwrites it with this row's
   double* fold;        // y and M of this row
   double* zero_row;    // a row of zeros: rsd on the domain's boundary (sweep_plane)
 };
@@ -375,8 +373,7 @@ Buffers carve(double* blocks, const Layout& l) {
   Buffers b{};
   b.state_cur = p;
   b.state_prev = b.state_cur + l.state;
-  b.v_prev = b.state_prev + l.state;
-  b.fold = b.v_prev + l.vrow;
+  b.fold = b.state_prev + l.state;
   b.zero_row = b.fold + l.fold;
   return b;
 }
