@@ -5,10 +5,10 @@
 // (steady_clock, ordered: it waits for the work before it) kept the out-of-
 // order core from overlapping one pass with the next: 4% of a class W run
 // (3% of class A's sweeps) at v4 on an AMD EPYC Zen 5 VM, whose clock reads
-// cost 33 ns. So the interval's two ends are read,
-// and its parts only on a sample of rows: each part gets the interval's
-// seconds in proportion to its seconds on the sampled rows. The total is
-// exact; the split is that of the sampled rows, each part timed as before.
+// cost 33 ns. So the interval's two ends are read, and its parts only on a
+// sample of rows: each part gets the interval's seconds in proportion to its
+// seconds on the sampled rows. The total is exact; the split is that of the
+// sampled rows, each part timed as before.
 #include <array>
 
 #include "lu/wall_clock.hpp"

@@ -7,28 +7,23 @@
 #include <numeric>
 
 #include "lu/sampled_split.hpp"
+#include "lu/speed_emulation.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
 namespace {
 
-void spin_seconds(double seconds) {
-  const double until = wall_seconds() + seconds;
-  while (wall_seconds() < until) {
-  }
-}
-
 TEST(SampledSplit, PartsAddUpToTheIntervalAndFollowTheSampledRows) {
   const double before = wall_seconds();
   SampledSplit<3> clock;
   clock.start_row(true);  // sampled: 3 ms, 1 ms, nothing
-  spin_seconds(0.003);
+  spin_for(0.003);
   clock.charge(0);
-  spin_seconds(0.001);
+  spin_for(0.001);
   clock.charge(2);
   clock.charge(1);
   clock.start_row(false);  // not sampled: only the total sees it
-  spin_seconds(0.004);
+  spin_for(0.004);
   clock.charge(1);
   clock.charge(2);
   const auto parts = clock.seconds();
@@ -46,7 +41,7 @@ TEST(SampledSplit, PartsAddUpToTheIntervalAndFollowTheSampledRows) {
 TEST(SampledSplit, AnIntervalWithoutSamplesGoesToPartZero) {
   SampledSplit<2> clock;
   clock.start_row(false);
-  spin_seconds(0.001);
+  spin_for(0.001);
   clock.charge(1);
   const auto parts = clock.seconds();
   EXPECT_GE(parts[0], 0.001);

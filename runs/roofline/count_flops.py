@@ -28,7 +28,7 @@ KERNELS = {
     # GCC keeps sweep_plane<upper> apart; clang inlines it into lower_/upper_sweep_plane
     "lower sweep (jacld, blts)": r"level_baseline::.*(sweep_plane<true>|lower_sweep_plane)",
     "upper sweep (jacu, buts)": r"level_baseline::.*(sweep_plane<false>|upper_sweep_plane)",
-    "sweeps' row loads (half to each)": r"level_baseline::.*load_(state|v)_row",
+    "sweeps' row loads (half to each)": r"level_baseline::.*load_state_row",
     "update (ssor)": r"level_baseline::(scale_row_interior|add_scaled_row_interior)",
 }
 FLOPS = {"addsd": 1, "subsd": 1, "mulsd": 1, "divsd": 1, "sqrtsd": 1,
