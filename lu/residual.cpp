@@ -36,7 +36,8 @@ enum DerivedLane : int {
   kVelocityY,       //
   kVelocityZ,       //
   kSpecificEnergy,  // energy / rho
-  kKineticEnergy,   // 0.5 |momentum|^2 / rho
+  kPressure,        // c2 (energy - q), q = 0.5 |momentum|^2 / rho
+  kEnthalpyFlux,    // c1 energy - c2 q: the energy flux over the normal velocity
   kSpeedSquared,    // |velocity|^2
   kDerivedLanes
 };
@@ -120,6 +121,7 @@ void transpose_column(const Field5& u, int j, int k_begin, int k_end, int nx, st
 
 /// Fills a derived row from a plain row, padding included.
 void derive_row(const double* __restrict plain, std::size_t ld, double* __restrict derived) {
+  using C = Coefficients;
   NPBLU_IVDEP
   for (std::size_t i = 0; i < ld; ++i) {
     const double rho = plain[i];
@@ -135,35 +137,37 @@ void derive_row(const double* __restrict plain, std::size_t ld, double* __restri
     derived[kVelocityY * ld + i] = vy;
     derived[kVelocityZ * ld + i] = vz;
     derived[kSpecificEnergy * ld + i] = e * inv_rho;
-    derived[kKineticEnergy * ld + i] = 0.5 * (mx * mx + my * my + mz * mz) * inv_rho;
+    const double q = 0.5 * (mx * mx + my * my + mz * mz) * inv_rho;
+    derived[kPressure * ld + i] = C::c2 * (e - q);
+    derived[kEnthalpyFlux * ld + i] = C::c1 * e - C::c2 * q;
     derived[kSpeedSquared * ld + i] = vx * vx + vy * vy + vz * vz;
   }
 }
 
 /// The coefficients of one direction's terms, grouped as NPB evaluates them
-/// (left-to-right products of the constants).
+/// (left-to-right products of the constants), the viscous ones times the
+/// viscous flux difference's factor t3 c3 c4.
 struct DirectionCoefficients {
   double central;         // t2 = 1/(2h): inviscid flux difference
-  double viscous;         // t3 c3 c4: viscous flux difference
-  double shear;           // t3: tangential velocity gradient
-  double normal;          // (4/3) t3: normal velocity gradient
-  double kinetic;         // 0.5 (1 - c1 c5) t3
-  double normal_kinetic;  // (1/6) t3
-  double internal;        // c1 c5 t3
+  double shear;           // t3 c3 c4 t3: tangential velocity gradient
+  double normal;          // t3 c3 c4 (4/3) t3: normal velocity gradient
+  double kinetic;         // t3 c3 c4 0.5 (1 - c1 c5) t3
+  double normal_kinetic;  // t3 c3 c4 (1/6) t3
+  double internal;        // t3 c3 c4 c1 c5 t3
   double second[kM];      // d_m t1: second-order dissipation
 };
 
 DirectionCoefficients direction_coefficients(double t1, double t2, double t3,
                                              const std::array<double, 5>& d) {
   using C = Coefficients;
+  const double viscous = t3 * C::c3 * C::c4;
   DirectionCoefficients dc{};
   dc.central = t2;
-  dc.viscous = t3 * C::c3 * C::c4;
-  dc.shear = t3;
-  dc.normal = (4.0 / 3.0) * t3;
-  dc.kinetic = 0.5 * (1.0 - C::c1 * C::c5) * t3;
-  dc.normal_kinetic = (1.0 / 6.0) * t3;
-  dc.internal = C::c1 * C::c5 * t3;
+  dc.shear = viscous * t3;
+  dc.normal = viscous * ((4.0 / 3.0) * t3);
+  dc.kinetic = viscous * (0.5 * (1.0 - C::c1 * C::c5) * t3);
+  dc.normal_kinetic = viscous * ((1.0 / 6.0) * t3);
+  dc.internal = viscous * (C::c1 * C::c5 * t3);
   for (int m = 0; m < kM; ++m) dc.second[m] = d[m] * t1;
   return dc;
 }
@@ -183,46 +187,51 @@ struct Flux {
 template <int D>
 inline Flux inviscid_flux(const double* __restrict plain, const double* __restrict derived, std::size_t ld,
                           int i) {
-  using C = Coefficients;
   const double vn = derived[(kVelocityX + D) * ld + i];
-  const double q = derived[kKineticEnergy * ld + i];
-  const double e = plain[4 * ld + i];
   Flux flux;
   flux.f[0] = plain[(1 + D) * ld + i];
   flux.f[1] = plain[1 * ld + i] * vn;
   flux.f[2] = plain[2 * ld + i] * vn;
   flux.f[3] = plain[3 * ld + i] * vn;
-  flux.f[1 + D] += C::c2 * (e - q);
-  flux.f[4] = (C::c1 * e - C::c2 * q) * vn;
+  flux.f[1 + D] += derived[kPressure * ld + i];
+  flux.f[4] = derived[kEnthalpyFlux * ld + i] * vn;
   return flux;
 }
 
-/// Viscous flux along direction D on the face between point i of derived
-/// rows a (behind) and b (ahead); component 0 has none.
+/// The viscous terms of direction D at point i of derived rows mid (the
+/// point), lo and hi (its neighbours along D): the difference of the viscous
+/// fluxes on the faces ahead and behind. The fluxes are linear in
+/// differences of the derived lanes (velocities, |velocity|^2, specific
+/// energy, and the normal velocity squared), so their difference is the same
+/// combination of second differences lo - 2 mid + hi; component 0 has none.
 template <int D>
-inline Flux viscous_flux(const DirectionCoefficients& dc, const double* __restrict a,
-                         const double* __restrict b, std::size_t ld, int i) {
-  auto difference = [&](int lane) { return b[lane * ld + i] - a[lane * ld + i]; };
-  Flux flux;
-  flux.f[0] = 0.0;
-  flux.f[1] = (D == 0 ? dc.normal : dc.shear) * difference(kVelocityX);
-  flux.f[2] = (D == 1 ? dc.normal : dc.shear) * difference(kVelocityY);
-  flux.f[3] = (D == 2 ? dc.normal : dc.shear) * difference(kVelocityZ);
-  const double vb = b[(kVelocityX + D) * ld + i];
-  const double va = a[(kVelocityX + D) * ld + i];
-  flux.f[4] = dc.kinetic * difference(kSpeedSquared) + dc.normal_kinetic * (vb * vb - va * va) +
-              dc.internal * difference(kSpecificEnergy);
-  return flux;
+inline Flux viscous_terms(const DirectionCoefficients& dc, const double* __restrict lo,
+                          const double* __restrict mid, const double* __restrict hi, std::size_t ld, int i) {
+  auto second = [&](int lane) { return (lo[lane * ld + i] + hi[lane * ld + i]) - 2.0 * mid[lane * ld + i]; };
+  const double vl = lo[(kVelocityX + D) * ld + i];
+  const double vm = mid[(kVelocityX + D) * ld + i];
+  const double vh = hi[(kVelocityX + D) * ld + i];
+  Flux terms;
+  terms.f[0] = 0.0;
+  terms.f[1] = (D == 0 ? dc.normal : dc.shear) * second(kVelocityX);
+  terms.f[2] = (D == 1 ? dc.normal : dc.shear) * second(kVelocityY);
+  terms.f[3] = (D == 2 ? dc.normal : dc.shear) * second(kVelocityZ);
+  terms.f[4] = dc.kinetic * second(kSpeedSquared) +
+               dc.normal_kinetic * ((vl * vl + vh * vh) - 2.0 * (vm * vm)) +
+               dc.internal * second(kSpecificEnergy);
+  return terms;
 }
 
-/// Inviscid flux difference, viscous flux difference and second-order
-/// dissipation of direction D (0 = xi, 1 = eta, 2 = zeta) at the computed
-/// points [0, end) of a row, given its neighbours along D (`lo` at p-1, `hi` at p+1;
-/// for xi they are `mid` shifted by one point). The first direction
-/// overwrites the accumulator, the others add to it.
-template <int D, bool kFirst>
+/// Inviscid flux difference and viscous terms of direction D (0 = xi, 1 =
+/// eta, 2 = zeta) at the computed points [0, end) of a row, given its
+/// neighbours along D (`lo` at p-1, `hi` at p+1; for xi they are `mid`
+/// shifted by one point). Xi, the first direction, overwrites the
+/// accumulator and adds its second-order dissipation; eta's and zeta's are
+/// in the stencil across rows (add_dissipation_across_rows).
+template <int D>
 void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mid, RowPair hi, int end,
                          std::size_t ld, double* __restrict acc) {
+  constexpr bool kFirst = D == 0;
   const double* __restrict lo_plain = lo.plain;
   const double* __restrict lo_derived = lo.derived;
   const double* __restrict mid_plain = mid.plain;
@@ -233,13 +242,13 @@ void add_direction_terms(const DirectionCoefficients& dc, RowPair lo, RowPair mi
   for (int i = 0; i < end; ++i) {
     const Flux in_lo = inviscid_flux<D>(lo_plain, lo_derived, ld, i);
     const Flux in_hi = inviscid_flux<D>(hi_plain, hi_derived, ld, i);
-    const Flux visc_lo = viscous_flux<D>(dc, lo_derived, mid_derived, ld, i);
-    const Flux visc_hi = viscous_flux<D>(dc, mid_derived, hi_derived, ld, i);
+    const Flux viscous = viscous_terms<D>(dc, lo_derived, mid_derived, hi_derived, ld, i);
     for (int m = 0; m < kM; ++m) {
       double r = (kFirst ? 0.0 : acc[m * ld + i]) - dc.central * (in_hi.f[m] - in_lo.f[m]);
-      const double second = lo_plain[m * ld + i] - 2.0 * mid_plain[m * ld + i] + hi_plain[m * ld + i];
-      if (m > 0) r += dc.viscous * (visc_hi.f[m] - visc_lo.f[m]);
-      acc[m * ld + i] = r + dc.second[m] * second;
+      if (m > 0) r += viscous.f[m];
+      if constexpr (kFirst)
+        r += dc.second[m] * ((lo_plain[m * ld + i] + hi_plain[m * ld + i]) - 2.0 * mid_plain[m * ld + i]);
+      acc[m * ld + i] = r;
     }
   }
 }
@@ -293,24 +302,51 @@ std::array<double, 5> dissipation_weights(int p, int n) {
   return w;
 }
 
-/// Fourth-order dissipation along eta and zeta together at the computed
-/// points [0, end) of a row: `columns` and `planes` are the plain rows at
-/// j-2..j+2 and k-2..k+2 (a row with weight zero may stand in for one outside
-/// the grid).
-void add_dissipation_across_rows(double dssp, const std::array<double, 5>& wj,
+/// The stencil of one component across rows: weights of the rows p-2..p+2
+/// along eta and zeta, the centre row's (shared) apart.
+struct CrossStencil {
+  double eta[5];
+  double zeta[5];
+  double centre;
+};
+
+/// Fourth-order dissipation (weights wj, wk from dissipation_weights) and
+/// second-order dissipation (eta.second, zeta.second) of component m, both
+/// linear in the rows around the point, as one stencil.
+CrossStencil cross_stencil(double dssp, const std::array<double, 5>& wj, const std::array<double, 5>& wk,
+                           double second_eta, double second_zeta) {
+  CrossStencil s{};
+  for (int d = 0; d < 5; ++d) {
+    s.eta[d] = -dssp * wj[d];
+    s.zeta[d] = -dssp * wk[d];
+  }
+  s.eta[1] += second_eta;
+  s.eta[3] += second_eta;
+  s.zeta[1] += second_zeta;
+  s.zeta[3] += second_zeta;
+  s.centre = (s.eta[2] - 2.0 * second_eta) + (s.zeta[2] - 2.0 * second_zeta);
+  return s;
+}
+
+/// Second- and fourth-order dissipation along eta and zeta together at the
+/// computed points [0, end) of a row: `columns` and `planes` are the plain
+/// rows at j-2..j+2 and k-2..k+2 (a row with weight zero may stand in for
+/// one outside the grid).
+void add_dissipation_across_rows(double dssp, const DirectionCoefficients& eta,
+                                 const DirectionCoefficients& zeta, const std::array<double, 5>& wj,
                                  const std::array<const double*, 5>& columns, const std::array<double, 5>& wk,
                                  const std::array<const double*, 5>& planes, int end, std::size_t ld,
                                  double* __restrict acc) {
   for (int m = 0; m < kM; ++m) {
+    const CrossStencil w = cross_stencil(dssp, wj, wk, eta.second[m], zeta.second[m]);
     const std::size_t o = m * ld;
     NPBLU_IVDEP
     for (int i = 0; i < end; ++i) {
-      double along_eta = 0.0, along_zeta = 0.0;
-      for (int d = 0; d < 5; ++d) {
-        along_eta += wj[d] * columns[d][o + i];
-        along_zeta += wk[d] * planes[d][o + i];
-      }
-      acc[o + i] = acc[o + i] - dssp * along_eta - dssp * along_zeta;
+      const double along_eta = (w.eta[0] * columns[0][o + i] + w.eta[1] * columns[1][o + i]) +
+                               (w.eta[3] * columns[3][o + i] + w.eta[4] * columns[4][o + i]);
+      const double along_zeta = (w.zeta[0] * planes[0][o + i] + w.zeta[1] * planes[1][o + i]) +
+                                (w.zeta[3] * planes[3][o + i] + w.zeta[4] * planes[4][o + i]);
+      acc[o + i] = (acc[o + i] + w.centre * columns[2][o + i]) + (along_eta + along_zeta);
     }
   }
 }
@@ -403,13 +439,13 @@ void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owne
         const RowPair here = row_pair(k, j);
         const RowPair here_lo{here.plain - 1, here.derived - 1};
         const RowPair here_hi{here.plain + 1, here.derived + 1};
-        add_direction_terms<0, true>(xi, here_lo, here, here_hi, end, ld, acc);
-        add_direction_terms<1, false>(eta, row_pair(k, j - 1), here, row_pair(k, j + 1), end, ld, acc);
-        add_direction_terms<2, false>(zeta, row_pair(k - 1, j), here, row_pair(k + 1, j), end, ld, acc);
+        add_direction_terms<0>(xi, here_lo, here, here_hi, end, ld, acc);
+        add_direction_terms<1>(eta, row_pair(k, j - 1), here, row_pair(k, j + 1), end, ld, acc);
+        add_direction_terms<2>(zeta, row_pair(k - 1, j), here, row_pair(k + 1, j), end, ld, acc);
 
         add_dissipation_along_row(c.dssp, here.plain, nx, ld, acc);
         // Rows outside the grid carry weight zero; `here` stands in for them.
-        add_dissipation_across_rows(c.dssp, wj,
+        add_dissipation_across_rows(c.dssp, eta, zeta, wj,
                                     {j >= 2 ? plain(k, j - 2) : here.plain, plain(k, j - 1), here.plain,
                                      plain(k, j + 1), j + 2 < ny ? plain(k, j + 2) : here.plain},
                                     dissipation_weights(k, nz),
