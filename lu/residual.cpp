@@ -37,7 +37,7 @@ enum DerivedLane : int {
   kVelocityZ,       //
   kSpecificEnergy,  // energy / rho
   kPressure,        // c2 (energy - q), q = 0.5 |momentum|^2 / rho
-  kEnthalpyFlux,    // c1 energy - c2 q: the energy flux over the normal velocity
+  kEnthalpyFlux,    // c1 energy - c2 q = energy + pressure: the energy flux / normal velocity
   kSpeedSquared,    // |velocity|^2
   kDerivedLanes
 };
