@@ -15,30 +15,31 @@
 
 namespace npblu {
 
-template <int N>
+/// `now` reads the clock (seconds); tests pass a clock of their own.
+template <int N, double (*now)() = wall_seconds>
 class SampledSplit {
  public:
-  SampledSplit() : start_(wall_seconds()) {}
+  SampledSplit() : start_(now()) {}
 
   /// A row starts: it is timed part by part when `sampled`, else not at all.
   void start_row(bool sampled) {
     sampling_ = sampled;
-    if (sampling_) last_ = wall_seconds();
+    if (sampling_) last_ = now();
   }
 
   /// On a sampled row, gives part p the seconds since the row's start or its
   /// last charge; on another row, nothing.
   void charge(int part) {
     if (!sampling_) return;
-    const double now = wall_seconds();
-    sampled_[part] += now - last_;
-    last_ = now;
+    const double t = now();
+    sampled_[part] += t - last_;
+    last_ = t;
   }
 
   /// Seconds of each part: the interval's seconds up to now, in proportion to
   /// the parts' sampled seconds (all to part 0 when nothing was sampled).
   [[nodiscard]] std::array<double, N> seconds() const {
-    const double total = wall_seconds() - start_;
+    const double total = now() - start_;
     double sampled = 0.0;
     for (const double s : sampled_) sampled += s;
     std::array<double, N> out{};
