@@ -23,7 +23,10 @@ of lu alternating with --lu in the same way and prints baseline / ours too
 Per instruction-set level of the kernels (lu/isa.hpp; NPBLU_ISA is set for every program run, so
 a --baseline-lu or NPB run ignores it): --levels baseline v3 v4 repeats every case at each level,
 and --driver build/bin/timed_driver (interop/examples/timed_driver.f90, module npblu calling
-libnpblu.so) times the library alternating with lu: driver / lu should be 1.
+libnpblu.so) times the library alternating with lu: driver / lu should be 1. The tables' ratios
+are then medians of paired ratios (other / lu within one repeat, the two run next to each other), with
+their range: on a machine whose speed drifts over minutes a ratio of medians can pair one program's fast
+runs with the other's slow ones.
 
   runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin ~/NPB3.4-MPI/bin \
       --cases W:1 A:1 A:2 B:2 C:2 --repeats 3
@@ -73,7 +76,7 @@ def mops(cls, seconds):
 
 
 def time_case(a, cls, np):
-    """Medians of each program, run alternately (the order rotates each repeat)."""
+    """Each program's times, one per repeat, run alternately (the order rotates each repeat)."""
     programs = [("ours", lambda: run_ours(a.lu, cls, np))]
     if a.driver:
         programs.append(("driver", lambda: run_driver(a.driver, cls, np)))
@@ -86,22 +89,32 @@ def time_case(a, cls, np):
         for name, f in programs[r % len(programs):] + programs[:r % len(programs)]:
             times[name].append(f())
     print(f"  {cls}:{np} " + "  ".join(f"{n} {[round(x, 3) for x in t]}" for n, t in times.items()), flush=True)
-    return {n: statistics.median(t) for n, t in times.items()}
+    return times
+
+
+def paired_ratios(times, key):
+    """other / lu within each repeat: the two ran next to each other, so a
+    drift of the machine over the repeats cancels (a ratio of medians keeps
+    it when the programs' fast and slow runs fall in different repeats)."""
+    return sorted(o / t for o, t in zip(times[key], times["ours"]))
 
 
 def print_level_table(level, rows):
-    print(f"\nlevel {level}: {'class':>5} {'ranks':>5} {'lu s':>8} {'driver s':>9} {'driver/lu':>10} "
-          f"{'NPB s':>8} {'NPB/lu':>7} {'baseline s':>11} {'baseline/lu':>12}")
-    for cls, np, m in rows:
-        t = m["ours"]
+    print(f"\nlevel {level}: medians of the times; each ratio is the median of the repeats' paired ratios "
+          f"(other / lu in one repeat), its range after it")
+    print(f"level {level}: {'class':>5} {'ranks':>5} {'lu s':>8} {'driver s':>9} {'driver/lu':>22} "
+          f"{'NPB s':>8} {'NPB/lu':>19} {'baseline s':>11} {'baseline/lu':>22}")
+    for cls, np, times in rows:
+        t = statistics.median(times["ours"])
 
-        def col(key, width, ratio_width, invert=False):
-            if key not in m:
+        def col(key, width, ratio_width):
+            if key not in times:
                 return f"{'-':>{width}} {'-':>{ratio_width}}"
-            ratio = t / m[key] if invert else m[key] / t
-            return f"{m[key]:{width}.3f} {ratio:{ratio_width}.3f}"
-        print(f"level {level}: {cls:>5} {np:>5} {t:8.3f} {col('driver', 9, 10)} {col('npb', 8, 7)} "
-              f"{col('baseline', 11, 12)}")
+            r = paired_ratios(times, key)
+            ratio = f"{statistics.median(r):.3f} ({r[0]:.3f}-{r[-1]:.3f})"
+            return f"{statistics.median(times[key]):{width}.3f} {ratio:>{ratio_width}}"
+        print(f"level {level}: {cls:>5} {np:>5} {t:8.3f} {col('driver', 9, 22)} {col('npb', 8, 19)} "
+              f"{col('baseline', 11, 22)}")
 
 
 def main_levels(a):
