@@ -64,3 +64,9 @@ foreach(case "2;512;480;3000;3" "3;256;240;400;1")
   set_tests_properties(fortran_heat_balance_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
                        ENVIRONMENT "${sanitizer_env}")
 endforeach()
+# The slow-rank case asserts a move in a timed run, so it runs alone: beside other tests on the same
+# cores its steps' times are the scheduler's noise, and the priced rule rightly holds still. Measured on
+# the 2-core Zen 5 VM (2026-11-26): alone (6 runs) or beside short lu runs (10), every run moved; beside a
+# 3-rank lu W running throughout, 6 of 20 moved nothing in 3000 steps (one such run under `ctest -j 2`
+# failed a user's clone).
+set_tests_properties(fortran_heat_balance_np2 PROPERTIES RUN_SERIAL TRUE)
