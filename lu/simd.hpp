@@ -14,16 +14,20 @@
 #error "lu/simd.hpp needs GNU vector extensions (GCC, clang or a clang-based compiler)"
 #endif
 
+// The lanes of the level this source is compiled for, as a macro too, for
+// code that exists at one width only (lu/simd_points.hpp).
+#if defined(__AVX512F__)
+#define NPBLU_SIMD_LANES 8
+#elif defined(__AVX__)
+#define NPBLU_SIMD_LANES 4
+#else
+#define NPBLU_SIMD_LANES 2
+#endif
+
 // In a level's namespace (lu/kernel_levels.hpp): kW differs between levels.
 namespace npblu::NPBLU_KERNEL_NS::simd {
 
-#if defined(__AVX512F__)
-constexpr int kW = 8;
-#elif defined(__AVX__)
-constexpr int kW = 4;
-#else
-constexpr int kW = 2;
-#endif
+constexpr int kW = NPBLU_SIMD_LANES;
 using vd = double __attribute__((vector_size(kW * sizeof(double))));
 
 inline vd load(const double* p) {

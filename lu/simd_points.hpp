@@ -61,7 +61,7 @@ inline vd interleaved(const vd comp[kM]) {
 
 }  // namespace points_detail
 
-#if defined(__AVX__) && !defined(__AVX512F__)  // kW == 4 (lu/simd.hpp)
+#if NPBLU_SIMD_LANES == 4
 namespace points_detail {
 
 /// A shuffle mask spelt as its lanes.
@@ -100,7 +100,7 @@ inline void load_points_4(const double* p, vd out[kM]) {
 
 /// The five components of the kW consecutive points starting at p.
 inline void load_points(const double* p, vd out[5]) {
-#if defined(__AVX__) && !defined(__AVX512F__)
+#if NPBLU_SIMD_LANES == 4
   points_detail::load_points_4(p, out);
 #else
   using points_detail::component;
