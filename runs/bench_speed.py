@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Speed benchmark: our LU against NPB 3.4's Fortran LU, as ratios.
 
-Runs each configuration REPEATS times, alternating between the programs so
-that machine noise hits both alike, and prints median times, Mop/s and the
-ratio NPB time / our time (> 1: we are faster).
+Runs each configuration REPEATS times, alternating between the programs (the
+order rotating each repeat) so that machine noise hits all alike, and prints
+median times, Mop/s and the ratio NPB time / our time (> 1: we are faster) as
+the median of the repeats' paired ratios (NPB / ours within one repeat, the two
+run next to each other), with its range.
 
 The Fortran reference is not part of this project: build NPB 3.4 MPI LU
 yourself (make LU CLASS=A, ...) and pass its bin directory with --npb-bin to
@@ -23,10 +25,9 @@ of lu alternating with --lu in the same way and prints baseline / ours too
 Per instruction-set level of the kernels (lu/isa.hpp; NPBLU_ISA is set for every program run, so
 a --baseline-lu or NPB run ignores it): --levels baseline v3 v4 repeats every case at each level,
 and --driver build/bin/timed_driver (interop/examples/timed_driver.f90, module npblu calling
-libnpblu.so) times the library alternating with lu: driver / lu should be 1. The tables' ratios
-are then medians of paired ratios (other / lu within one repeat, the two run next to each other), with
-their range: on a machine whose speed drifts over minutes a ratio of medians can pair one program's fast
-runs with the other's slow ones.
+libnpblu.so) times the library alternating with lu: driver / lu should be 1. Every ratio is a median
+of paired ratios (other / lu within one repeat), with its range: on a machine whose speed drifts over
+minutes a ratio of medians can pair one program's fast runs with the other's slow ones.
 
   runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin ~/NPB3.4-MPI/bin \
       --cases W:1 A:1 A:2 B:2 C:2 --repeats 3
@@ -140,42 +141,39 @@ def main():
     a = p.parse_args()
     if a.levels or a.driver:
         return main_levels(a) if a.levels else main_levels_default(a)
-
-    rows, baseline_rows = [], []
+    rows = []
     for case in a.cases:
         cls, np = case.split(":")
-        np = int(np)
-        ours, npb, base = [], [], []
-        for r in range(a.repeats):
-            # Which build goes first alternates too, so a drift favours neither.
-            if a.baseline_lu and r % 2 == 0:
-                base.append(run_ours(a.baseline_lu, cls, np))
-            ours.append(run_ours(a.lu, cls, np))
-            if a.baseline_lu and r % 2 == 1:
-                base.append(run_ours(a.baseline_lu, cls, np))
-            t_npb = run_npb(a.npb_bin, cls, np) if a.npb_bin else None
-            if t_npb is not None:
-                npb.append(t_npb)
-        t = statistics.median(ours)
-        ref = statistics.median(npb) if npb else RECORDED_NPB_SECONDS.get((cls, np))
-        rows.append((cls, np, t, mops(cls, t), ref, "measured" if npb else "recorded"))
-        if base:
-            baseline_rows.append((cls, np, statistics.median(base), t))
-        print(f"  {cls}:{np} ours {[round(x, 3) for x in ours]}  npb {[round(x, 2) for x in npb]}"
-              + (f"  baseline {[round(x, 3) for x in base]}" if base else ""), flush=True)
+        rows.append((cls, int(np), time_case(a, cls, int(np))))
+    print_default_table(a, rows)
 
+
+def print_default_table(a, rows):
+    """NPB / ours and baseline / ours as medians of paired ratios (as the
+    per-level tables); without --npb-bin, NPB's recorded time over ours."""
     print(f"\n{'class':>5} {'ranks':>5} {'ours s':>9} {'Mop/s':>10} {'Mop/s/rank':>11} {'NPB s':>8} "
-          f"{'NPB/ours':>9}  reference")
-    for cls, np, t, m, ref, kind in rows:
-        ratio = f"{ref / t:9.2f}" if ref else f"{'-':>9}"
+          f"{'NPB/ours':>19}  reference")
+    for cls, np, times in rows:
+        t = statistics.median(times["ours"])
+        m = mops(cls, t)
+        if "npb" in times:
+            r = paired_ratios(times, "npb")
+            ref, ratio, kind = statistics.median(times["npb"]), f"{statistics.median(r):.2f} ({r[0]:.2f}-{r[-1]:.2f})", \
+                "measured, paired"
+        else:
+            ref = RECORDED_NPB_SECONDS.get((cls, np))
+            ratio, kind = (f"{ref / t:.2f}", "recorded") if ref else ("-", "")
         refs = f"{ref:8.2f}" if ref else f"{'-':>8}"
-        print(f"{cls:>5} {np:>5} {t:9.3f} {m:10.0f} {m / np:11.0f} {refs} {ratio}  {kind if ref else ''}")
-    if baseline_rows:
-        print(f"\n{'class':>5} {'ranks':>5} {'baseline s':>11} {'ours s':>9} {'baseline/ours':>14}"
-              f"   (--baseline-lu {a.baseline_lu}, --lu {a.lu})")
-        for cls, np, tb, t in baseline_rows:
-            print(f"{cls:>5} {np:>5} {tb:11.3f} {t:9.3f} {tb / t:14.3f}")
-    by_key = {(c, n): t for c, n, t, *_ in rows}
+        print(f"{cls:>5} {np:>5} {t:9.3f} {m:10.0f} {m / np:11.0f} {refs} {ratio:>19}  {kind}")
+    if a.baseline_lu:
+        print(f"\n{'class':>5} {'ranks':>5} {'baseline s':>11} {'ours s':>9} {'baseline/ours':>22}"
+              f"   (--baseline-lu {a.baseline_lu}, --lu {a.lu}; paired)")
+        for cls, np, times in rows:
+            r = paired_ratios(times, "baseline")
+            print(f"{cls:>5} {np:>5} {statistics.median(times['baseline']):11.3f} "
+                  f"{statistics.median(times['ours']):9.3f} "
+                  f"{f'{statistics.median(r):.3f} ({r[0]:.3f}-{r[-1]:.3f})':>22}")
+    by_key = {(c, n): statistics.median(times["ours"]) for c, n, times in rows}
     for cls in sorted({c for c, *_ in rows}):
         if (cls, 1) in by_key and (cls, 2) in by_key:
             print(f"speed-up class {cls}, 2 ranks over 1: {by_key[(cls, 1)] / by_key[(cls, 2)]:.2f}")
