@@ -100,6 +100,12 @@ def paired_ratios(times, key):
     return sorted(o / t for o, t in zip(times[key], times["ours"]))
 
 
+def paired_text(times, key, digits):
+    """The median of the paired ratios and their range, as text."""
+    r = paired_ratios(times, key)
+    return f"{statistics.median(r):.{digits}f} ({r[0]:.{digits}f}-{r[-1]:.{digits}f})"
+
+
 def print_level_table(level, rows):
     print(f"\nlevel {level}: medians of the times; each ratio is the median of the repeats' paired ratios "
           f"(other / lu in one repeat), its range after it")
@@ -111,9 +117,7 @@ def print_level_table(level, rows):
         def col(key, width, ratio_width):
             if key not in times:
                 return f"{'-':>{width}} {'-':>{ratio_width}}"
-            r = paired_ratios(times, key)
-            ratio = f"{statistics.median(r):.3f} ({r[0]:.3f}-{r[-1]:.3f})"
-            return f"{statistics.median(times[key]):{width}.3f} {ratio:>{ratio_width}}"
+            return f"{statistics.median(times[key]):{width}.3f} {paired_text(times, key, 3):>{ratio_width}}"
         print(f"level {level}: {cls:>5} {np:>5} {t:8.3f} {col('driver', 9, 22)} {col('npb', 8, 19)} "
               f"{col('baseline', 11, 22)}")
 
@@ -157,9 +161,7 @@ def print_default_table(a, rows):
         t = statistics.median(times["ours"])
         m = mops(cls, t)
         if "npb" in times:
-            r = paired_ratios(times, "npb")
-            ref, ratio, kind = statistics.median(times["npb"]), f"{statistics.median(r):.2f} ({r[0]:.2f}-{r[-1]:.2f})", \
-                "measured, paired"
+            ref, ratio, kind = statistics.median(times["npb"]), paired_text(times, "npb", 2), "measured, paired"
         else:
             ref = RECORDED_NPB_SECONDS.get((cls, np))
             ratio, kind = (f"{ref / t:.2f}", "recorded") if ref else ("-", "")
@@ -169,10 +171,8 @@ def print_default_table(a, rows):
         print(f"\n{'class':>5} {'ranks':>5} {'baseline s':>11} {'ours s':>9} {'baseline/ours':>22}"
               f"   (--baseline-lu {a.baseline_lu}, --lu {a.lu}; paired)")
         for cls, np, times in rows:
-            r = paired_ratios(times, "baseline")
-            print(f"{cls:>5} {np:>5} {statistics.median(times['baseline']):11.3f} "
-                  f"{statistics.median(times['ours']):9.3f} "
-                  f"{f'{statistics.median(r):.3f} ({r[0]:.3f}-{r[-1]:.3f})':>22}")
+            tb, t = statistics.median(times["baseline"]), statistics.median(times["ours"])
+            print(f"{cls:>5} {np:>5} {tb:11.3f} {t:9.3f} {paired_text(times, 'baseline', 3):>22}")
     by_key = {(c, n): statistics.median(times["ours"]) for c, n, times in rows}
     for cls in sorted({c for c, *_ in rows}):
         if (cls, 1) in by_key and (cls, 2) in by_key:
