@@ -9,9 +9,12 @@ then predicted by lu-sim with the same stripes and emulated speeds, and the
 table gives predicted vs measured time per iteration and per-rank wait per
 iteration. Medians of --repeats runs, runs of one round alternating.
 
-3 ranks on 2 cores time-share a core: the model has no notion of that (each
-modelled rank has a core of its own), so those rows are reported, not
-expected to match.
+3 ranks run on 2 cores: rank 0 pinned to core 0, ranks 1 and 2 both to core
+1 (PINNED_3), and lu-sim is told the same (--cores 0,1,1: its time-shared
+model, which runs one rank of a core at a time, a rank waiting in MPI
+yielding its core). The table also gives each rank's core share, on-CPU over
+on-CPU plus run-queue time, measured (Linux schedstat) and modelled: what
+the balancer reads to tell a slow rank from a shared core.
 
 --behaviour adds the balancer's decisions: real `--balance diffusive` runs
 (2 ranks `1,0.444`, 2 ranks changing `1,1;@80:1,0.5`, 2 equal ranks, 3 ranks
@@ -43,6 +46,27 @@ BANDWIDTH = 4e9
 CASES = [  # ranks, emulated speeds (None: none)
     (1, None), (2, None), (2, "1,0.444"), (3, None), (3, "1,0.5,1"),
 ]
+PINNED_3 = [0, 1, 1]  # 3 ranks on this machine's 2 cores: ranks 1 and 2 share core 1
+
+
+def pin(ranks):
+    """The cores of a run: 3 ranks as PINNED_3, fewer unpinned (a core each)."""
+    return PINNED_3 if ranks == 3 else None
+
+
+def run(a, cls, ranks, args):
+    return run_lu(a.lu, cls, ranks, args, pin=pin(ranks))
+
+
+def shares(r):
+    """Each rank's core share over the run: on-CPU / (on-CPU + run-queue time)."""
+    h = r["history"]
+    out = []
+    for q in range(len(h["on_cpu_s"][0])):
+        on = sum(row[q] for row in h["on_cpu_s"])
+        delay = sum(row[q] for row in h["run_delay_s"])
+        out.append(on / (on + delay) if on + delay > 0 else 1.0)
+    return out
 
 
 def per_iteration(r):
@@ -65,7 +89,9 @@ def simulate(sim, cls, ranks, speeds, cost, latency, extra=(), full=False):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     cmd = [sim, "--class", cls, "--ranks", str(ranks), "--latency", str(latency), "--bandwidth", str(BANDWIDTH),
-           "--json", out, "--quiet", *(extra or ["--balance", "off"])]
+           "--json", out, "--quiet", "--history", *(extra or ["--balance", "off"])]
+    if pin(ranks):
+        cmd += ["--cores", ",".join(map(str, pin(ranks)))]
     cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
     if speeds:
         cmd += ["--emulate-speeds", speeds]
@@ -76,7 +102,8 @@ def simulate(sim, cls, ranks, speeds, cost, latency, extra=(), full=False):
     if full:
         return r
     its = r["iterations"]
-    return r["time_s"] / its, [l["wait_s"] / its for l in r["rank_loads"]], [l["compute_s"] / its for l in r["rank_loads"]]
+    return (r["time_s"] / its, [l["wait_s"] / its for l in r["rank_loads"]],
+            [l["compute_s"] / its for l in r["rank_loads"]], shares(r))
 
 
 def fit_latency(sim, cls, cost, measured_wait):
@@ -84,7 +111,7 @@ def fit_latency(sim, cls, cost, measured_wait):
     lo, hi = 0.0, 1e-3
     for _ in range(40):
         mid = 0.5 * (lo + hi)
-        _, w, _ = simulate(sim, cls, 2, None, cost, mid)
+        _, w, _, _ = simulate(sim, cls, 2, None, cost, mid)
         if statistics.mean(w) < measured_wait:
             lo = mid
         else:
@@ -139,7 +166,7 @@ def behaviour(a, cls, cost, latency, n):
         runs = []
         for _ in range(a.repeats):
             args = ["--balance", "diffusive"] + (["--emulate-speeds", speeds] if speeds else [])
-            runs.append(run_lu(a.lu, cls, ranks, args))
+            runs.append(run(a, cls, ranks, args))
         t = statistics.median(x["time_s"] for x in runs)
         r = min(runs, key=lambda x: abs(x["time_s"] - t))
         sd, rho = measured_noise(r)
@@ -167,14 +194,14 @@ def main():
     ap.add_argument("--behaviour", action="store_true", help="also the balancer's decisions, real vs model")
     a = ap.parse_args()
     print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
-          "| model wait ms/it per rank | measured compute ms/it | model compute ms/it |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| model wait ms/it per rank | measured compute ms/it | model compute ms/it | core share measured / model |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for cls in a.classes:
         runs = {case: [] for case in CASES}
         for _ in range(a.repeats):
             for ranks, speeds in CASES:
                 args = ["--balance", "off"] + (["--emulate-speeds", speeds] if speeds else [])
-                runs[(ranks, speeds)].append(run_lu(a.lu, cls, ranks, args))
+                runs[(ranks, speeds)].append(run(a, cls, ranks, args))
         med = {}
         for case, rs in runs.items():
             t = statistics.median(r["time_s"] for r in rs)
@@ -186,11 +213,12 @@ def main():
               f"fitted message latency {latency * 1e6:.1f} us -->")
         for ranks, speeds in CASES:
             mt, mw, mc = per_iteration(med[(ranks, speeds)])
-            st, sw, sc = simulate(a.sim, cls, ranks, speeds, cost, latency)
-            note = " (2 cores: time-shared)" if ranks > 2 else ""
+            st, sw, sc, ss = simulate(a.sim, cls, ranks, speeds, cost, latency)
+            note = " (cores 0,1,1)" if pin(ranks) else ""
             fmt = lambda v: ", ".join(f"{x * 1e3:.2f}" for x in v)
+            share = ", ".join(f"{m:.2f}/{x:.2f}" for m, x in zip(shares(med[(ranks, speeds)]), ss))
             print(f"| {cls} | {ranks}{note} | {speeds or 'equal'} | {mt * 1e3:.2f} ms | {st * 1e3:.2f} ms | "
-                  f"{st / mt:.3f} | {fmt(mw)} | {fmt(sw)} | {fmt(mc)} | {fmt(sc)} |", flush=True)
+                  f"{st / mt:.3f} | {fmt(mw)} | {fmt(sw)} | {fmt(mc)} | {fmt(sc)} | {share} |", flush=True)
         if a.behaviour:
             behaviour(a, cls, cost, latency, GRID[cls])
 

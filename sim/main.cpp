@@ -47,6 +47,14 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   std::printf("lu-sim: %d ranks, grid %dx%dx%d, %d iterations, balance %s%s%s\n", c.ranks, c.grid.nx,
               c.grid.ny, c.grid.nz, c.iterations, mode_name(c.balance), c.speeds.active() ? ", speeds " : "",
               spec.c_str());
+  if (!c.cores.empty()) {
+    std::string cores;
+    for (int core : c.cores) {
+      if (!cores.empty()) cores += ',';
+      cores += std::to_string(core);
+    }
+    std::printf("cores %s (equal numbers share a core; slice %g s)\n", cores.c_str(), c.core_slice);
+  }
   std::printf(
       "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "
       "columns migrated %d\n",

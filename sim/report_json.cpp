@@ -47,6 +47,10 @@ void put_model(nlohmann::json& j, const SimConfig& c) {
   j["migration_iterations"] = c.migration_iterations;
   j["migration_column_seconds"] = c.migration_column_seconds;
   j["seed"] = c.seed;
+  if (!c.cores.empty()) {
+    j["cores"] = c.cores;  // ranks with equal numbers share a core
+    j["core_slice"] = c.core_slice;
+  }
   j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
                {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
 }

@@ -50,6 +50,12 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
   app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
   app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
+  app.add_option("--cores", c.cores,
+                 "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)")
+      ->delimiter(',');
+  app.add_option(
+      "--core-slice", c.core_slice,
+      "With --cores: seconds a rank keeps a core while another rank of it is ready (default 0.003)");
   app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
 }
 
@@ -138,6 +144,17 @@ void check_model(const SimConfig& c) {
     if (static_cast<int>(c.columns.size()) != c.ranks)
       throw UsageError("--columns gives " + std::to_string(c.columns.size()) + " widths for " +
                        std::to_string(c.ranks) + " ranks");
+  }
+  if (!c.cores.empty()) {
+    if (static_cast<int>(c.cores.size()) != c.ranks)
+      throw UsageError("--cores gives " + std::to_string(c.cores.size()) + " cores for " +
+                       std::to_string(c.ranks) + " ranks");
+    for (int core : c.cores)
+      if (core < 0) throw UsageError("--cores: a core number must be >= 0, got " + std::to_string(core));
+  }
+  if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
+    throw UsageError("--core-slice must be a finite number of seconds > 0, got " +
+                     std::to_string(c.core_slice));
   }
   check_costs(c.cost);
   if (!(c.noise >= 0.0 && c.noise < 1.0))

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -9,6 +11,7 @@
 #include "balance/partition.hpp"
 #include "balance/window_summary.hpp"
 #include "lu/run/run_config.hpp"  // kMinimumGridPoints, lu's own
+#include "sim/time_shared_model.hpp"
 
 namespace npblu::sim {
 
@@ -102,83 +105,144 @@ double migration_seconds(const SimConfig& c, const Partition& before, const Part
   return c.migration_iterations * column * widest + c.migration_column_seconds * changed_owner;
 }
 
+// What one iteration runs on: the true speeds, the stripes and each rank's
+// factor on its compute (1 / speed, times its noise).
+struct IterationPlan {
+  std::vector<double> speed;
+  Partition partition;
+  std::vector<double> slowdown;
+  std::vector<int> widths;
+};
+
+class PlanMaker {
+ public:
+  explicit PlanMaker(const SimConfig& c) : c_(c), noise_(c) {}
+  // Draws iteration `it`'s noise: called once an iteration, in order.
+  IterationPlan operator()(int it, const Partition& current) {
+    IterationPlan p{speeds_at(c_, it), current, std::vector<double>(c_.ranks), {}};
+    if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.speed);
+    p.widths = p.partition.widths();
+    for (int r = 0; r < c_.ranks; ++r) p.slowdown[r] = noise_.next(r) / p.speed[r];
+    return p;
+  }
+
+ private:
+  const SimConfig& c_;
+  Noise noise_;
+};
+
+std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
+  if (c.cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
+  if (static_cast<int>(c.cores.size()) != c.ranks)
+    throw std::invalid_argument("cores gives " + std::to_string(c.cores.size()) + " cores for " +
+                                std::to_string(c.ranks) + " ranks");
+  return std::make_unique<TimeSharedModel>(c.grid, c.cost, c.cores, c.core_slice);
+}
+
+// The best bottleneck for the speeds, recomputed only when they change (the
+// min-max partition is costly at 1024 ranks).
+class BestBottleneck {
+ public:
+  double ratio(const std::vector<int>& widths, const std::vector<double>& speed, int columns) {
+    if (speed != speeds_) {
+      speeds_ = speed;
+      cost_.resize(speed.size());
+      for (std::size_t r = 0; r < speed.size(); ++r) cost_[r] = 1.0 / speed[r];
+      best_ = best_bottleneck(cost_, columns, kMinimumColumnWidth);
+    }
+    return bottleneck(widths, cost_) / best_;
+  }
+
+ private:
+  std::vector<double> speeds_, cost_;
+  double best_ = 0.0;
+};
+
+void record_iteration(SimResult& result, int it, const IterationPlan& plan,
+                      const std::vector<RankIteration>& out,
+                      std::vector<std::vector<IterationTiming>>& records) {
+  for (int r = 0; r < static_cast<int>(out.size()); ++r) {
+    IterationRecord rec;
+    rec.owned = plan.partition[r];
+    rec.compute = out[r].compute;
+    rec.wait = out[r].wait;
+    rec.speed = plan.speed[r];
+    rec.on_cpu = out[r].on_cpu;
+    rec.run_delay = out[r].run_delay;
+    result.history.set(it - 1, r, rec);
+    records[r].push_back(rec);  // the balancer's part of the record
+  }
+}
+
+// Applies a decision that moved columns to the result; returns the price of
+// the step (what migrate_columns would send: every column whose owner
+// changes, straight from the old owner to the new one).
+double apply_step(const SimConfig& c, SimResult& result, int it, const Partition& before,
+                  const BalanceDecision& d) {
+  ++result.steps;
+  result.moved_columns += d.moved_columns;
+  for (int b = 0; b < static_cast<int>(d.moves.size()); ++b) {
+    if (d.moves[b] != 0) result.moves.push_back({it, b, d.moves[b]});
+  }
+  for (int r = 0; r < c.ranks; ++r) {
+    const ColumnRange was = before[r], is = d.partition[r];
+    const int kept = std::max(0, std::min(was.end, is.end) - std::max(was.begin, is.begin));
+    result.migrated_columns += was.width() - kept;
+  }
+  return migration_seconds(c, before, d.partition);
+}
+
 }  // namespace
 
 SimResult simulate(const SimConfig& c) {
   check(c);
   Partition partition = starting_partition(c);
-  StripeModel model(c.grid, c.cost, c.ranks);
+  const std::unique_ptr<IterationModel> model = make_model(c);
   BalancerSession session(c.settings, partition);
-  Noise noise(c);
+  PlanMaker plan_for(c);
+  BestBottleneck best;
 
   SimResult result;
   result.history = RunHistory(c.ranks, c.iterations);
-  RunHistory& h = result.history;
   std::vector<std::vector<IterationTiming>> records(c.ranks);  // per rank, since the last decision
   std::vector<RankIteration> it_out;
-  std::vector<double> slowdown(c.ranks);
-  std::vector<double> ratio_speeds, cost;  // the speeds the best bottleneck was last computed for
-  double best = 0.0;
   double previous_end = 0.0, price_due = 0.0;
   const int every = c.settings.every;
+  IterationPlan now = plan_for(1, partition);
   for (int it = 1; it <= c.iterations; ++it) {
-    const std::vector<double> speed = speeds_at(c, it);
-    if (c.balance == BalanceMode::best) partition = best_for(partition, speed);
-    const std::vector<int> widths = partition.widths();
-    if (speed != ratio_speeds) {  // the min-max partition is costly at 1024 ranks: once per speed change
-      ratio_speeds = speed;
-      cost.resize(c.ranks);
-      for (int r = 0; r < c.ranks; ++r) cost[r] = 1.0 / speed[r];
-      best = best_bottleneck(cost, partition.interior().width(), kMinimumColumnWidth);
-    }
-    result.bottleneck_ratio.push_back(bottleneck(widths, cost) / best);
-    for (int r = 0; r < c.ranks; ++r) slowdown[r] = noise.next(r) / speed[r];
-    model.iterate(widths, slowdown, it_out);
+    partition = now.partition;
+    result.bottleneck_ratio.push_back(best.ratio(now.widths, now.speed, partition.interior().width()));
     const bool decide = c.balance == BalanceMode::diffusive && session.due(it) && it < c.iterations;
+    // Ranks that end early start the next iteration, unless a collective comes first.
+    std::optional<IterationPlan> next;
+    if (!decide && it < c.iterations) next = plan_for(it + 1, partition);
+    const IterationLoad next_load = next ? IterationLoad{next->widths, next->slowdown} : IterationLoad{};
+    model->iterate({now.widths, now.slowdown}, next ? &next_load : nullptr, it_out);
     // lu all-gathers the windows before deciding: every rank waits for the last.
-    if (decide) model.synchronise(c.cost.latency * std::max(1.0, std::ceil(std::log2(c.ranks))), it_out);
-    for (int r = 0; r < c.ranks; ++r) {
-      IterationRecord rec;
-      rec.owned = partition[r];
-      rec.compute = it_out[r].compute;
-      rec.wait = it_out[r].wait;
-      rec.speed = speed[r];
-      rec.on_cpu = it_out[r].compute + it_out[r].wait;  // a dedicated core: MPI polls on it
-      h.set(it - 1, r, rec);
-      records[r].push_back(rec);  // the balancer's part of the record
-    }
-    const double end = model.elapsed();
+    if (decide) model->synchronise(c.cost.latency * std::max(1.0, std::ceil(std::log2(c.ranks))), it_out);
+    record_iteration(result, it, now, it_out, records);
+    const double end = model->elapsed();
     result.iteration_time.push_back(end - previous_end);
     previous_end = end;
-    if (!decide) continue;
-    std::vector<WindowReport> reports(c.ranks);
-    for (int r = 0; r < c.ranks; ++r) {
-      reports[r] = {samples_of(std::span(records[r]).last(std::min<std::size_t>(every, records[r].size()))),
-                    price_due};
-      records[r].clear();
+    if (decide) {
+      std::vector<WindowReport> reports(c.ranks);
+      for (int r = 0; r < c.ranks; ++r) {
+        reports[r] = {samples_of(std::span(records[r]).last(std::min<std::size_t>(every, records[r].size()))),
+                      price_due};
+        records[r].clear();
+      }
+      price_due = 0.0;
+      const BalanceDecision& d = session.decide(it, reports, c.iterations - it);
+      if (d.moved_columns != 0) {
+        price_due = apply_step(c, result, it, partition, d);
+        std::vector<RankIteration> none(c.ranks);
+        model->synchronise(price_due, none);  // every rank waits for the migration; the session measures it
+        partition = d.partition;
+      }
     }
-    price_due = 0.0;
-    const BalanceDecision& d = session.decide(it, reports, c.iterations - it);
-    if (d.moved_columns == 0) continue;
-    ++result.steps;
-    result.moved_columns += d.moved_columns;
-    for (int b = 0; b < static_cast<int>(d.moves.size()); ++b) {
-      if (d.moves[b] != 0) result.moves.push_back({it, b, d.moves[b]});
-    }
-    // What migrate_columns would send: every column whose owner changes,
-    // straight from the old owner to the new one.
-    for (int r = 0; r < c.ranks; ++r) {
-      const ColumnRange before = partition[r], after = d.partition[r];
-      const int kept = std::max(0, std::min(before.end, after.end) - std::max(before.begin, after.begin));
-      result.migrated_columns += before.width() - kept;
-    }
-    // Every rank waits for the migration; the session measures it.
-    price_due = migration_seconds(c, partition, d.partition);
-    std::vector<RankIteration> none(c.ranks);
-    model.synchronise(price_due, none);
-    partition = d.partition;
+    if (it < c.iterations) now = next ? std::move(*next) : plan_for(it + 1, partition);
   }
-  result.time = model.elapsed();
+  result.time = model->elapsed();
   result.final_columns = partition.widths();
   result.decisions = session.log();
   return result;

@@ -1,5 +1,6 @@
 #pragma once
-// A modelled run: the StripeModel's ranks, their speeds (an --emulate-speeds
+// A modelled run: the ranks of a StripeModel (a core each) or of a
+// TimeSharedModel (--cores), their speeds (an --emulate-speeds
 // schedule) and noise (independent, or AR(1) in time), and the REAL
 // balancer: every K iterations each rank's records go to the same
 // BalancerSession that lu and the C API use, and its decision is applied to
@@ -37,6 +38,12 @@ struct SimConfig {
   double noise_correlation = 0.0;  // lag-1 autocorrelation of each rank's noise in time (AR(1)), [0, 1)
   std::uint64_t seed = 1;
   CostModel cost{};
+  // The core each rank runs on (equal numbers share one: TimeSharedModel);
+  // empty: every rank has a core of its own (StripeModel).
+  std::vector<int> cores;
+  // With `cores`: seconds a rank keeps a core while another rank of it is
+  // ready (the scheduler's slice).
+  double core_slice = 3e-3;
   // The price of a step: every rank waits migration_iterations x the
   // modelled compute of one iteration of the widest stripe before the step
   // (today's migration rebuilds the stripes: measured about one iteration,

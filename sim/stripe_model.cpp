@@ -21,6 +21,7 @@ void StripeModel::synchronise(double seconds, std::vector<RankIteration>& out) {
   const double all = elapsed() + seconds;
   for (std::size_t r = 0; r < clock_.size(); ++r) {
     out[r].wait += all - clock_[r];
+    out[r].on_cpu += all - clock_[r];  // MPI polls on the rank's own core
     clock_[r] = all;
   }
 }
@@ -75,7 +76,10 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
     if (r + 1 < ranks) arrived = std::max(arrived, sent[r + 1] + halo_message);
     wait_until(r, arrived);
   }
-  for (int r = 0; r < ranks; ++r) compute(r, cost_.rhs * column_points * widths[r] * slowdown[r]);
+  for (int r = 0; r < ranks; ++r) {
+    compute(r, cost_.rhs * column_points * widths[r] * slowdown[r]);
+    out[r].on_cpu = out[r].compute + out[r].wait;  // MPI polls on the rank's own core
+  }
 }
 
 }  // namespace npblu::sim

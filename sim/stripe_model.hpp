@@ -12,26 +12,11 @@
 #include <vector>
 
 #include "lu/grid.hpp"
+#include "sim/iteration_model.hpp"
 
 namespace npblu::sim {
 
-/// Seconds per interior grid point at full speed, per phase, and the network.
-struct CostModel {
-  double lower = 16e-9;    // jacld + blts, per point of a plane row
-  double upper = 16e-9;    // jacu + buts
-  double rhs = 35e-9;      // the residual
-  double update = 3e-9;    // dt scaling and the update of u
-  double latency = 3e-6;   // seconds per message
-  double bandwidth = 4e9;  // bytes per second
-};
-
-/// One rank's share of one iteration.
-struct RankIteration {
-  double compute = 0.0;  // seconds computing
-  double wait = 0.0;     // seconds waiting for messages (pipeline and halo)
-};
-
-class StripeModel {
+class StripeModel final : public IterationModel {
  public:
   StripeModel(GridSize grid, CostModel cost, int ranks);
 
@@ -39,11 +24,12 @@ class StripeModel {
   /// rank r's compute (1 / speed, times any noise).
   void iterate(std::span<const int> widths, std::span<const double> slowdown,
                std::vector<RankIteration>& out);
-  /// Every rank waits for the last one (a collective), plus `seconds`; the
-  /// waiting is added to `out` (the iteration just done).
-  void synchronise(double seconds, std::vector<RankIteration>& out);
-  /// The clock of the rank that is furthest ahead: the run's elapsed time.
-  [[nodiscard]] double elapsed() const;
+  /// Each rank has its core: the next iteration changes nothing in this one.
+  void iterate(const IterationLoad& now, const IterationLoad*, std::vector<RankIteration>& out) override {
+    iterate(now.widths, now.slowdown, out);
+  }
+  void synchronise(double seconds, std::vector<RankIteration>& out) override;
+  [[nodiscard]] double elapsed() const override;
   [[nodiscard]] const CostModel& cost() const { return cost_; }
 
  private:

@@ -37,3 +37,5 @@ npblu_test(sim_bad_too_many_ranks bash -c "$<TARGET_FILE:lu-sim> -P 40 --class A
 set_tests_properties(sim_bad_too_many_ranks PROPERTIES LABELS unit TIMEOUT 30)
 npblu_test(sim_bad_speed_count bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --emulate-speeds 1,0.5 2>&1 | grep -q 'gives 2 speeds'")
 set_tests_properties(sim_bad_speed_count PROPERTIES LABELS unit TIMEOUT 30)
+npblu_test(sim_bad_core_map bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --cores 0,1 2>err.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cores gives 2 cores for 3 ranks' err.txt && ! $<TARGET_FILE:lu-sim> -P 3 --class S --cores 0,1,1 --core-slice 0 2>err2.txt && grep -q 'core-slice must be' err2.txt")
+set_tests_properties(sim_bad_core_map PROPERTIES LABELS unit TIMEOUT 30)

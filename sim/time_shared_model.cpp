@@ -1,0 +1,268 @@
+#include "sim/time_shared_model.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace npblu::sim {
+
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice)
+    : grid_(grid), cost_(cost), core_(std::move(core_of_rank)), slice_(slice), ranks_(core_.size()) {
+  if (!(slice > 0.0)) throw std::invalid_argument("the scheduler's slice must be > 0 seconds");
+  if (core_.empty()) throw std::invalid_argument("the model needs at least one rank");
+  if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
+    throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
+  std::map<int, int> number;  // the caller's labels, numbered in order of appearance
+  for (int& c : core_) {
+    if (c < 0) throw std::invalid_argument("a core number must be >= 0, got " + std::to_string(c));
+    c = number.emplace(c, static_cast<int>(number.size())).first->second;
+  }
+  cores_ = static_cast<int>(number.size());
+  running_.assign(cores_, -1);
+  slice_start_.assign(cores_, 0.0);
+  on_core_.resize(cores_);
+  for (int r = 0; r < static_cast<int>(core_.size()); ++r) on_core_[core_[r]].push_back(r);
+  planes_ = std::max(0, grid.nz - 2);
+  tasks_ = 2 * planes_ + 2;  // lower planes, upper planes, the halo exchange, rhs
+  row_message_ = cost.latency + 5.0 * grid.nx * sizeof(double) / cost.bandwidth;
+  halo_message_ = cost.latency + 2.0 * 5.0 * grid.nx * grid.nz * sizeof(double) / cost.bandwidth;
+}
+
+double TimeSharedModel::elapsed() const { return end_; }
+
+void TimeSharedModel::append(const IterationLoad& load) {
+  const int ranks = static_cast<int>(ranks_.size());
+  if (static_cast<int>(load.widths.size()) != ranks || static_cast<int>(load.slowdown.size()) != ranks)
+    throw std::invalid_argument("one width and one slowdown per rank");
+  // Parity appended_ & 1 last held iteration appended_ - 2, which every rank
+  // has finished: run_through() saw to it before this iteration was known.
+  const int p = appended_ & 1;
+  load_[p].widths.assign(load.widths.begin(), load.widths.end());
+  load_[p].slowdown.assign(load.slowdown.begin(), load.slowdown.end());
+  finish_[p].assign(std::size_t(ranks) * tasks_, 0.0);
+  account_[p].assign(ranks, {});
+  ++appended_;
+}
+
+double TimeSharedModel::work(int rank, long iteration, int task) const {
+  const Load& load = load_[iteration & 1];
+  const double row = (grid_.nx - 2.0) * load.widths[rank] * load.slowdown[rank];  // a plane of the stripe
+  // The update rides on the sweeps' rows, half in each (as StripeModel).
+  if (task < planes_) return (cost_.lower + 0.5 * cost_.update) * row;
+  if (task < 2 * planes_) return (cost_.upper + 0.5 * cost_.update) * row;
+  if (task == 2 * planes_) return 0.0;  // the halo exchange: only waiting
+  return cost_.rhs * row * planes_;
+}
+
+double& TimeSharedModel::finish(int rank, long iteration, int task) {
+  return finish_[iteration & 1][std::size_t(rank) * tasks_ + task];
+}
+
+double TimeSharedModel::finish(int rank, long iteration, int task) const {
+  return finish_[iteration & 1][std::size_t(rank) * tasks_ + task];
+}
+
+bool TimeSharedModel::finished(int rank, long iteration, int task) const {
+  const RankState& s = ranks_[rank];
+  return s.iteration > iteration || (s.iteration == iteration && s.task > task);
+}
+
+// When the rank's current task may start: its messages have arrived
+// (kNever while a sender has not yet sent).
+double TimeSharedModel::ready_time(int rank) const {
+  const RankState& s = ranks_[rank];
+  const int last = static_cast<int>(ranks_.size()) - 1;
+  const long n = s.iteration;
+  double ready = 0.0;
+  auto after = [&](int sender, int task, double delay) {
+    if (sender < 0 || sender > last) return;
+    ready = finished(sender, n, task) ? std::max(ready, finish(sender, n, task) + delay) : kNever;
+  };
+  if (s.task < planes_) {
+    after(rank - 1, s.task, row_message_);  // the lower sweep: plane k from rank - 1
+  } else if (s.task < 2 * planes_) {
+    after(rank + 1, s.task, row_message_);  // the upper sweep: plane k from rank + 1
+  } else if (s.task == 2 * planes_) {
+    after(rank - 1, 2 * planes_ - 1, halo_message_);  // each neighbour's edge, once its upper sweep ended
+    if (ready != kNever) after(rank + 1, 2 * planes_ - 1, halo_message_);
+  }
+  return ready;
+}
+
+void TimeSharedModel::advance(int rank) {
+  RankState& s = ranks_[rank];
+  finish(rank, s.iteration, s.task) = now_;
+  s.clock = now_;
+  s.started = false;
+  s.computing = false;
+  if (++s.task == tasks_) {
+    s.task = 0;
+    ++s.iteration;
+  }
+}
+
+bool TimeSharedModel::eligible(int rank) const {
+  const RankState& s = ranks_[rank];
+  return has_task(s) && (s.computing || ready_time(rank) <= now_);
+}
+
+// Gives each free core to its rank that has been ready the longest, and
+// takes a core from a rank that has had it for a slice while another of its
+// ranks is ready (that one goes to the back of the queue, mid-task).
+void TimeSharedModel::schedule() {
+  for (int c = 0; c < cores_; ++c) {
+    int& running = running_[c];
+    auto others_ready = [&] {
+      for (int q : on_core_[c])
+        if (q != running && eligible(q)) return true;
+      return false;
+    };
+    if (running >= 0 && now_ >= slice_start_[c] + slice_ && others_ready()) {  // as step() computes it
+      ranks_[running].queued_at = now_;
+      running = -1;
+    }
+    if (running >= 0) continue;
+    double first = kNever;
+    for (int q : on_core_[c]) {
+      if (!eligible(q)) continue;
+      const double since = ranks_[q].computing ? ranks_[q].queued_at : ready_time(q);
+      if (running < 0 || since < first) {
+        running = q;
+        first = since;
+      }
+    }
+    if (running < 0) continue;
+    slice_start_[c] = now_;
+    ranks_[running].computing = true;
+  }
+}
+
+// Loads each rank's current task, hands out the cores, and ends the tasks
+// of running ranks with no work left (the halo exchange once its messages
+// are in), until nothing changes. A rank whose next task may start keeps
+// its core.
+void TimeSharedModel::settle() {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
+      RankState& s = ranks_[r];
+      if (has_task(s) && !s.started) {
+        s.remaining = work(r, s.iteration, s.task);
+        s.started = true;
+      }
+    }
+    schedule();
+    for (int c = 0; c < cores_; ++c) {
+      const int r = running_[c];
+      if (r < 0 || ranks_[r].remaining > 0.0) continue;
+      advance(r);
+      changed = true;
+      RankState& s = ranks_[r];
+      if (!has_task(s)) {
+        running_[c] = -1;
+        continue;
+      }
+      s.remaining = work(r, s.iteration, s.task);
+      s.started = true;
+      s.computing = ready_time(r) <= now_;
+      if (!s.computing) running_[c] = -1;
+    }
+  }
+}
+
+// One event: the next task to end, message to arrive or slice to expire.
+// Until then a running rank computes at a full core; a rank taken off its
+// core mid-task is still computing by the wall clock, and on the run queue;
+// a rank waiting in MPI yields its core to its running rank, or polls in
+// turns with the other waiting ranks of an idle core.
+void TimeSharedModel::step() {
+  double next = kNever;
+  for (int c = 0; c < cores_; ++c) {
+    const int running = running_[c];
+    if (running < 0) continue;
+    next = std::min(next, now_ + ranks_[running].remaining);
+    for (int q : on_core_[c])
+      if (q != running && eligible(q)) next = std::min(next, slice_start_[c] + slice_);
+  }
+  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r)
+    if (has_task(ranks_[r]) && !eligible(r)) next = std::min(next, ready_time(r));
+  if (next == kNever) throw std::logic_error("TimeSharedModel: every rank waits for a message never sent");
+  const double dt = next - now_;
+  for (int c = 0; c < cores_; ++c) {
+    int polling = 0;  // ranks of an idle core: all waiting in MPI
+    for (int q : on_core_[c]) polling += has_task(ranks_[q]) ? 1 : 0;
+    for (int q : on_core_[c]) {
+      RankState& s = ranks_[q];
+      if (!has_task(s)) continue;  // between iterations, before a collective: synchronise() counts it
+      RankIteration& a = account(q);
+      if (q == running_[c]) {
+        a.compute += dt;
+        a.on_cpu += dt;
+        s.remaining -= dt;
+        // Rounding: the task that set `next` may keep a few ulps of `now_`.
+        if (s.remaining <= 1e-13 * std::max(1.0, next)) s.remaining = 0.0;
+      } else if (s.computing) {
+        a.compute += dt;
+        a.run_delay += dt;
+      } else {
+        a.wait += dt;
+        const double share = running_[c] >= 0 ? 0.0 : 1.0 / polling;
+        a.on_cpu += dt * share;
+        a.run_delay += dt * (1.0 - share);
+      }
+    }
+  }
+  now_ = next;
+}
+
+void TimeSharedModel::run_through(long iteration) {
+  auto behind = [&] {
+    return std::any_of(ranks_.begin(), ranks_.end(),
+                       [&](const RankState& s) { return s.iteration <= iteration; });
+  };
+  for (settle(); behind(); settle()) step();
+  end_ = 0.0;
+  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r)
+    end_ = std::max(end_, finish(r, iteration, tasks_ - 1));
+}
+
+void TimeSharedModel::iterate(const IterationLoad& now, const IterationLoad* next,
+                              std::vector<RankIteration>& out) {
+  const long n = done_;
+  if (appended_ == n) append(now);  // else it was the last call's `next`
+  if (next) append(*next);
+  run_through(n);
+  out = account_[n & 1];
+  ++done_;
+}
+
+void TimeSharedModel::synchronise(double seconds, std::vector<RankIteration>& out) {
+  if (appended_ != done_)
+    throw std::logic_error("TimeSharedModel: a collective after an iteration given as next");
+  const double all = elapsed() + seconds;
+  std::vector<double> last(cores_, 0.0);  // per core: when its last rank got to the collective
+  std::vector<int> sharing(cores_, 0);
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    last[core_[r]] = std::max(last[core_[r]], ranks_[r].clock);
+    ++sharing[core_[r]];
+  }
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    RankState& s = ranks_[r];
+    const int c = core_[r];
+    const double spinning = all - last[c];  // every rank of the core polls, in turns
+    out[r].wait += all - s.clock;
+    out[r].on_cpu += spinning / sharing[c];
+    out[r].run_delay += (last[c] - s.clock) + spinning * (1.0 - 1.0 / sharing[c]);
+    s.clock = all;
+  }
+  now_ = end_ = all;
+}
+
+}  // namespace npblu::sim

@@ -1,0 +1,83 @@
+#pragma once
+// TimeSharedModel: StripeModel's schedule (the same sweeps, messages, halo
+// exchange and rhs, the same costs) for ranks that may share cores, e.g. 3
+// ranks on 2 cores. It follows every rank's tasks (a plane of a sweep, the
+// halo exchange, rhs) through time, event by event, and runs one rank of a
+// core at a time: the one that has been ready the longest gets the core
+// and keeps it until it must wait for a message, or until it has had it for
+// a scheduler's slice while another rank of the core is ready. A rank
+// waiting in MPI yields its core (Open MPI yields while it polls when it
+// knows the node is oversubscribed) and polls, in turns with the others,
+// only on an idle core. Each rank's on-CPU and run-queue time follow, as
+// Linux's schedstat gives them to lu's balancer. With every rank on a core
+// of its own it gives StripeModel's times; it costs O(ranks) an event, so
+// StripeModel stays the model of dedicated cores.
+#include <vector>
+
+#include "lu/grid.hpp"
+#include "sim/iteration_model.hpp"
+
+namespace npblu::sim {
+
+class TimeSharedModel final : public IterationModel {
+ public:
+  /// `core_of_rank[r]`: the core rank r runs on (any labels; equal labels
+  /// share a core); `slice`: seconds a rank keeps a core others are ready
+  /// for. Throws std::invalid_argument on a bad map or slice.
+  TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice);
+
+  void iterate(const IterationLoad& now, const IterationLoad* next, std::vector<RankIteration>& out) override;
+  void synchronise(double seconds, std::vector<RankIteration>& out) override;
+  [[nodiscard]] double elapsed() const override;
+
+ private:
+  struct Load {
+    std::vector<int> widths;
+    std::vector<double> slowdown;
+  };
+  struct RankState {
+    long iteration = 0;      // the iteration of the current task (appended_: none known yet)
+    int task = 0;            // its place in the iteration's tasks
+    double remaining = 0;    // seconds of work left at a full core
+    double clock = 0;        // when its last task finished
+    bool started = false;    // remaining holds the current task's work
+    bool computing = false;  // it has had a core for the current task (its messages were in)
+    double queued_at = 0;    // when it was last taken off its core mid-task
+  };
+
+  void append(const IterationLoad& load);
+  void run_through(long iteration);
+  [[nodiscard]] bool has_task(const RankState& s) const { return s.iteration < appended_; }
+  [[nodiscard]] double work(int rank, long iteration, int task) const;
+  [[nodiscard]] double ready_time(int rank) const;
+  [[nodiscard]] double& finish(int rank, long iteration, int task);
+  [[nodiscard]] double finish(int rank, long iteration, int task) const;
+  [[nodiscard]] bool finished(int rank, long iteration, int task) const;
+  [[nodiscard]] bool eligible(int rank) const;
+  void advance(int rank);
+  void schedule();
+  void settle();
+  void step();
+  RankIteration& account(int rank) { return account_[ranks_[rank].iteration & 1][rank]; }
+
+  GridSize grid_;
+  CostModel cost_;
+  std::vector<int> core_;  // per rank: its core, numbered 0..cores-1
+  int cores_ = 0;
+  double slice_;
+  std::vector<std::vector<int>> on_core_;  // per core: its ranks
+  std::vector<int> running_;               // per core: the rank on it (-1: none)
+  std::vector<double> slice_start_;        // per core: when its running rank got it
+  int planes_ = 0, tasks_ = 0;  // tasks an iteration: the planes of each sweep, the halo exchange, rhs
+  double row_message_ = 0, halo_message_ = 0;
+  double now_ = 0;                         // the model's time
+  double end_ = 0;                         // the slowest rank's end of the last iteration done
+  long done_ = 0;                          // iterations iterate() has returned
+  long appended_ = 0;                      // iterations whose tasks are known
+  Load load_[2];                           // by iteration parity
+  std::vector<double> finish_[2];          // by iteration parity, [rank * tasks_ + task]
+  std::vector<RankIteration> account_[2];  // by iteration parity, per rank
+  std::vector<RankState> ranks_;
+};
+
+}  // namespace npblu::sim
