@@ -24,7 +24,7 @@ Scenarios (class A, 2 ranks unless said):
 import argparse
 import statistics
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import DEFAULT_LU, core_shares, run_lu
 
 
 def run(a, np, args, pin=None):
@@ -128,11 +128,8 @@ def defaults_section(a):
         print(f"{k:>3} {d:>8} {r['time_s'] / ideal:>13.3f} {window_imbalance(r, 21, 30):>9.3f} {str(late):>27}")
 
 
-def core_shares(r):
-    h = r["history"]
-    cpu = [sum(row[q] for row in h["on_cpu_s"]) for q in range(r["ranks"])]
-    busy = [cpu[q] + sum(row[q] for row in h["run_delay_s"]) for q in range(r["ranks"])]
-    return ",".join(f"{c / b:.2f}" if b > 0 else "n/a" for c, b in zip(cpu, busy))
+def core_share_text(r):
+    return ",".join("n/a" if s is None else f"{s:.2f}" for s in core_shares(r))
 
 
 def real_section(a):
@@ -150,7 +147,7 @@ def real_section(a):
     for name, runs in results.items():
         r = median_run(runs)
         print(f"{name:18} {r['time_s']:8.3f} s  imbalance {r['imbalance']:.3f}  moved {r['moved_columns']:>4}  "
-              f"final columns {','.join(map(str, r['columns']))}  core shares {core_shares(r)}  "
+              f"final columns {','.join(map(str, r['columns']))}  core shares {core_share_text(r)}  "
               f"(times {[round(x['time_s'], 2) for x in runs]})")
 
 

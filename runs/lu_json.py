@@ -28,6 +28,18 @@ def command(lu, cls, np, args, json_path, bind="none", pin=None):
     return [*mpirun(bind), "-np", str(np), *cmd]
 
 
+def core_shares(report):
+    """Each rank's share of its core over a run, on-CPU / (on-CPU + run-queue time), from the
+    JSON history of lu or lu-sim (None where neither was recorded)."""
+    h = report["history"]
+    shares = []
+    for q in range(len(h["on_cpu_s"][0])):
+        on = sum(row[q] for row in h["on_cpu_s"])
+        busy = on + sum(row[q] for row in h["run_delay_s"])
+        shares.append(on / busy if busy > 0 else None)
+    return shares
+
+
 def run_lu(lu, cls, np, args, bind="none", pin=None, dry_run=False):
     """Runs and returns the report (a dict); exits unless it verified.
     With dry_run, prints the command and returns None."""

@@ -36,7 +36,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import DEFAULT_LU, core_shares, run_lu
 from npb_classes import GRID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,14 +59,8 @@ def run(a, cls, ranks, args):
 
 
 def shares(r):
-    """Each rank's core share over the run: on-CPU / (on-CPU + run-queue time)."""
-    h = r["history"]
-    out = []
-    for q in range(len(h["on_cpu_s"][0])):
-        on = sum(row[q] for row in h["on_cpu_s"])
-        delay = sum(row[q] for row in h["run_delay_s"])
-        out.append(on / (on + delay) if on + delay > 0 else 1.0)
-    return out
+    """Each rank's core share over the run (1 where nothing was recorded, as the balancer takes it)."""
+    return [1.0 if s is None else s for s in core_shares(r)]
 
 
 def per_iteration(r):

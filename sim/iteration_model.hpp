@@ -4,7 +4,10 @@
 // StripeModel (every rank on a core of its own) and TimeSharedModel (ranks
 // that may share cores) drive a modelled run (sim/simulation.cpp).
 #include <span>
+#include <stdexcept>
 #include <vector>
+
+#include "lu/grid.hpp"
 
 namespace npblu::sim {
 
@@ -16,6 +19,48 @@ struct CostModel {
   double update = 3e-9;    // dt scaling and the update of u
   double latency = 3e-6;   // seconds per message
   double bandwidth = 4e9;  // bytes per second
+};
+
+/// What every model charges for one piece of an iteration, from the grid and
+/// the costs: one home, so that the models differ only in how ranks share
+/// cores. Throws std::invalid_argument on a latency < 0 or a bandwidth <= 0.
+class ScheduleCosts {
+ public:
+  ScheduleCosts(GridSize grid, const CostModel& cost)
+      : planes(grid.nz - 2),
+        row_points(grid.nx - 2),
+        column_points(row_points * planes),
+        // The update (lu's update timer: the residual's dt scaling and u's
+        // update) rides on the sweeps' rows, half in each, so it is
+        // pipelined with them.
+        lower_point(cost.lower + 0.5 * cost.update),
+        upper_point(cost.upper + 0.5 * cost.update),
+        rhs_point(cost.rhs),
+        row_message(message(cost, 5.0 * grid.nx * sizeof(double))),  // the pipeline's message
+        halo_message(message(cost, 2.0 * 5.0 * grid.nx * grid.nz * sizeof(double))) {  // two columns of u
+    if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
+      throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
+  }
+  /// Seconds one plane of a stripe takes in the lower / upper sweep, and rhs of the whole stripe.
+  [[nodiscard]] double lower_plane(int width, double slowdown) const {
+    return lower_point * row_points * width * slowdown;
+  }
+  [[nodiscard]] double upper_plane(int width, double slowdown) const {
+    return upper_point * row_points * width * slowdown;
+  }
+  [[nodiscard]] double rhs_stripe(int width, double slowdown) const {
+    return rhs_point * column_points * width * slowdown;
+  }
+
+  const int planes;            // interior planes k
+  const double row_points;     // one (k, j) row of interior i
+  const double column_points;  // one column j
+  const double lower_point, upper_point, rhs_point;
+  const double row_message;  // seconds: latency + bytes / bandwidth
+  const double halo_message;
+
+ private:
+  static double message(const CostModel& cost, double bytes) { return cost.latency + bytes / cost.bandwidth; }
 };
 
 /// One rank's share of one iteration.

@@ -68,6 +68,9 @@ void check(const SimConfig& c) {
     throw std::invalid_argument("migration_column_seconds must be a non-negative number");
   if (c.grid.nx < kMinimumGridPoints || c.grid.ny < kMinimumGridPoints || c.grid.nz < kMinimumGridPoints)
     throw std::invalid_argument("every grid dimension must be >= " + std::to_string(kMinimumGridPoints));
+  if (!c.cores.empty() && static_cast<int>(c.cores.size()) != c.ranks)
+    throw std::invalid_argument("cores gives " + std::to_string(c.cores.size()) + " cores for " +
+                                std::to_string(c.ranks) + " ranks");
   validate(c.settings);
 }
 
@@ -91,18 +94,26 @@ class Noise {
   std::normal_distribution<double> gauss_{0.0, 1.0};
 };
 
+// Columns whose owner differs between `before` and `after`: what
+// migrate_columns sends, straight from the old owner to the new one.
+int columns_changing_owner(const Partition& before, const Partition& after) {
+  int changed = 0;
+  for (int r = 0; r < before.ranks(); ++r) {
+    const int kept =
+        std::max(0, std::min(before[r].end, after[r].end) - std::max(before[r].begin, after[r].begin));
+    changed += before[r].width() - kept;
+  }
+  return changed;
+}
+
 // Seconds a step from `before` to `after` costs (see SimConfig).
 double migration_seconds(const SimConfig& c, const Partition& before, const Partition& after) {
   const double column =
       (c.cost.lower + c.cost.upper + c.cost.rhs + c.cost.update) * (c.grid.nx - 2.0) * (c.grid.nz - 2.0);
-  int widest = 0, changed_owner = 0;
-  for (int r = 0; r < before.ranks(); ++r) {
-    widest = std::max({widest, before[r].width(), after[r].width()});
-    const int kept =
-        std::max(0, std::min(before[r].end, after[r].end) - std::max(before[r].begin, after[r].begin));
-    changed_owner += before[r].width() - kept;
-  }
-  return c.migration_iterations * column * widest + c.migration_column_seconds * changed_owner;
+  int widest = 0;
+  for (int r = 0; r < before.ranks(); ++r) widest = std::max({widest, before[r].width(), after[r].width()});
+  return c.migration_iterations * column * widest +
+         c.migration_column_seconds * columns_changing_owner(before, after);
 }
 
 // What one iteration runs on: the true speeds, the stripes and each rank's
@@ -133,9 +144,6 @@ class PlanMaker {
 
 std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
   if (c.cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
-  if (static_cast<int>(c.cores.size()) != c.ranks)
-    throw std::invalid_argument("cores gives " + std::to_string(c.cores.size()) + " cores for " +
-                                std::to_string(c.ranks) + " ranks");
   return std::make_unique<TimeSharedModel>(c.grid, c.cost, c.cores, c.core_slice);
 }
 
@@ -174,9 +182,7 @@ void record_iteration(SimResult& result, int it, const IterationPlan& plan,
   }
 }
 
-// Applies a decision that moved columns to the result; returns the price of
-// the step (what migrate_columns would send: every column whose owner
-// changes, straight from the old owner to the new one).
+// Applies a decision that moved columns to the result; returns the price of the step.
 double apply_step(const SimConfig& c, SimResult& result, int it, const Partition& before,
                   const BalanceDecision& d) {
   ++result.steps;
@@ -184,11 +190,7 @@ double apply_step(const SimConfig& c, SimResult& result, int it, const Partition
   for (int b = 0; b < static_cast<int>(d.moves.size()); ++b) {
     if (d.moves[b] != 0) result.moves.push_back({it, b, d.moves[b]});
   }
-  for (int r = 0; r < c.ranks; ++r) {
-    const ColumnRange was = before[r], is = d.partition[r];
-    const int kept = std::max(0, std::min(was.end, is.end) - std::max(was.begin, is.begin));
-    result.migrated_columns += was.width() - kept;
-  }
+  result.migrated_columns += columns_changing_owner(before, d.partition);
   return migration_seconds(c, before, d.partition);
 }
 

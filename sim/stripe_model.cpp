@@ -6,13 +6,11 @@
 namespace npblu::sim {
 
 StripeModel::StripeModel(GridSize grid, CostModel cost, int ranks)
-    : grid_(grid),
-      cost_(cost),
+    : cost_(cost),
+      costs_(grid, cost),
       clock_(ranks, 0.0),
       done_(std::size_t(ranks) * std::max(0, grid.nz - 2), 0.0) {
   if (ranks < 1) throw std::invalid_argument("the model needs at least one rank");
-  if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
-    throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
 }
 
 double StripeModel::elapsed() const { return *std::max_element(clock_.begin(), clock_.end()); }
@@ -29,12 +27,8 @@ void StripeModel::synchronise(double seconds, std::vector<RankIteration>& out) {
 void StripeModel::iterate(std::span<const int> widths, std::span<const double> slowdown,
                           std::vector<RankIteration>& out) {
   const int ranks = static_cast<int>(clock_.size());
-  const int planes = grid_.nz - 2;
-  const double row_points = grid_.nx - 2;                                      // one (k, j) row of interior i
-  const double column_points = row_points * planes;                            // one column j
-  const double row_bytes = 5.0 * grid_.nx * sizeof(double);                    // the pipeline's message
-  const double halo_bytes = 2.0 * 5.0 * grid_.nx * grid_.nz * sizeof(double);  // two columns of u
-  const double row_message = message_seconds(row_bytes), halo_message = message_seconds(halo_bytes);
+  const int planes = costs_.planes;
+  const double row_message = costs_.row_message, halo_message = costs_.halo_message;
   out.assign(ranks, {});
   auto compute = [&](int r, double seconds) {
     out[r].compute += seconds;
@@ -46,13 +40,9 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
       clock_[r] = t;
     }
   };
-  // The update (lu's update timer: the residual's dt scaling and u's update)
-  // rides on the sweeps' rows, half in each, so it is pipelined with them.
-  const double lower_point = cost_.lower + 0.5 * cost_.update;
-  const double upper_point = cost_.upper + 0.5 * cost_.update;
   // Lower sweep: k upward, rank 0 first.
   for (int r = 0; r < ranks; ++r) {
-    const double plane = lower_point * row_points * widths[r] * slowdown[r];
+    const double plane = costs_.lower_plane(widths[r], slowdown[r]);
     for (int k = 0; k < planes; ++k) {
       if (r > 0) wait_until(r, done_[std::size_t(r - 1) * planes + k] + row_message);
       compute(r, plane);
@@ -61,7 +51,7 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
   }
   // Upper sweep: k downward, the last rank first.
   for (int r = ranks - 1; r >= 0; --r) {
-    const double plane = upper_point * row_points * widths[r] * slowdown[r];
+    const double plane = costs_.upper_plane(widths[r], slowdown[r]);
     for (int k = planes - 1; k >= 0; --k) {
       if (r + 1 < ranks) wait_until(r, done_[std::size_t(r + 1) * planes + k] + row_message);
       compute(r, plane);
@@ -77,7 +67,7 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
     wait_until(r, arrived);
   }
   for (int r = 0; r < ranks; ++r) {
-    compute(r, cost_.rhs * column_points * widths[r] * slowdown[r]);
+    compute(r, costs_.rhs_stripe(widths[r], slowdown[r]));
     out[r].on_cpu = out[r].compute + out[r].wait;  // MPI polls on the rank's own core
   }
 }

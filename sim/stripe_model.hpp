@@ -33,9 +33,8 @@ class StripeModel final : public IterationModel {
   [[nodiscard]] const CostModel& cost() const { return cost_; }
 
  private:
-  double message_seconds(double bytes) const { return cost_.latency + bytes / cost_.bandwidth; }
-  GridSize grid_;
   CostModel cost_;
+  ScheduleCosts costs_;
   std::vector<double> clock_;  // per rank: when it is free
   std::vector<double> done_;   // per rank and plane: when the plane's row was sent
 };

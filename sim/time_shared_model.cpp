@@ -14,11 +14,9 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 }  // namespace
 
 TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice)
-    : grid_(grid), cost_(cost), core_(std::move(core_of_rank)), slice_(slice), ranks_(core_.size()) {
+    : costs_(grid, cost), core_(std::move(core_of_rank)), slice_(slice), ranks_(core_.size()) {
   if (!(slice > 0.0)) throw std::invalid_argument("the scheduler's slice must be > 0 seconds");
   if (core_.empty()) throw std::invalid_argument("the model needs at least one rank");
-  if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
-    throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
   std::map<int, int> number;  // the caller's labels, numbered in order of appearance
   for (int& c : core_) {
     if (c < 0) throw std::invalid_argument("a core number must be >= 0, got " + std::to_string(c));
@@ -29,10 +27,8 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
   slice_start_.assign(cores_, 0.0);
   on_core_.resize(cores_);
   for (int r = 0; r < static_cast<int>(core_.size()); ++r) on_core_[core_[r]].push_back(r);
-  planes_ = std::max(0, grid.nz - 2);
+  planes_ = std::max(0, costs_.planes);
   tasks_ = 2 * planes_ + 2;  // lower planes, upper planes, the halo exchange, rhs
-  row_message_ = cost.latency + 5.0 * grid.nx * sizeof(double) / cost.bandwidth;
-  halo_message_ = cost.latency + 2.0 * 5.0 * grid.nx * grid.nz * sizeof(double) / cost.bandwidth;
 }
 
 double TimeSharedModel::elapsed() const { return end_; }
@@ -53,12 +49,12 @@ void TimeSharedModel::append(const IterationLoad& load) {
 
 double TimeSharedModel::work(int rank, long iteration, int task) const {
   const Load& load = load_[iteration & 1];
-  const double row = (grid_.nx - 2.0) * load.widths[rank] * load.slowdown[rank];  // a plane of the stripe
-  // The update rides on the sweeps' rows, half in each (as StripeModel).
-  if (task < planes_) return (cost_.lower + 0.5 * cost_.update) * row;
-  if (task < 2 * planes_) return (cost_.upper + 0.5 * cost_.update) * row;
+  const int width = load.widths[rank];
+  const double slowdown = load.slowdown[rank];
+  if (task < planes_) return costs_.lower_plane(width, slowdown);
+  if (task < 2 * planes_) return costs_.upper_plane(width, slowdown);
   if (task == 2 * planes_) return 0.0;  // the halo exchange: only waiting
-  return cost_.rhs * row * planes_;
+  return costs_.rhs_stripe(width, slowdown);
 }
 
 double& TimeSharedModel::finish(int rank, long iteration, int task) {
@@ -86,12 +82,13 @@ double TimeSharedModel::ready_time(int rank) const {
     ready = finished(sender, n, task) ? std::max(ready, finish(sender, n, task) + delay) : kNever;
   };
   if (s.task < planes_) {
-    after(rank - 1, s.task, row_message_);  // the lower sweep: plane k from rank - 1
+    after(rank - 1, s.task, costs_.row_message);  // the lower sweep: plane k from rank - 1
   } else if (s.task < 2 * planes_) {
-    after(rank + 1, s.task, row_message_);  // the upper sweep: plane k from rank + 1
+    after(rank + 1, s.task, costs_.row_message);  // the upper sweep: plane k from rank + 1
   } else if (s.task == 2 * planes_) {
-    after(rank - 1, 2 * planes_ - 1, halo_message_);  // each neighbour's edge, once its upper sweep ended
-    if (ready != kNever) after(rank + 1, 2 * planes_ - 1, halo_message_);
+    after(rank - 1, 2 * planes_ - 1,
+          costs_.halo_message);  // each neighbour's edge, once its upper sweep ended
+    if (ready != kNever) after(rank + 1, 2 * planes_ - 1, costs_.halo_message);
   }
   return ready;
 }
@@ -169,9 +166,7 @@ void TimeSharedModel::settle() {
         running_[c] = -1;
         continue;
       }
-      s.remaining = work(r, s.iteration, s.task);
-      s.started = true;
-      s.computing = ready_time(r) <= now_;
+      s.computing = ready_time(r) <= now_;  // its work is loaded on the next pass
       if (!s.computing) running_[c] = -1;
     }
   }

@@ -60,22 +60,20 @@ class TimeSharedModel final : public IterationModel {
   void step();
   RankIteration& account(int rank) { return account_[ranks_[rank].iteration & 1][rank]; }
 
-  GridSize grid_;
-  CostModel cost_;
+  ScheduleCosts costs_;
   std::vector<int> core_;  // per rank: its core, numbered 0..cores-1
   int cores_ = 0;
   double slice_;
   std::vector<std::vector<int>> on_core_;  // per core: its ranks
   std::vector<int> running_;               // per core: the rank on it (-1: none)
   std::vector<double> slice_start_;        // per core: when its running rank got it
-  int planes_ = 0, tasks_ = 0;  // tasks an iteration: the planes of each sweep, the halo exchange, rhs
-  double row_message_ = 0, halo_message_ = 0;
-  double now_ = 0;                         // the model's time
-  double end_ = 0;                         // the slowest rank's end of the last iteration done
-  long done_ = 0;                          // iterations iterate() has returned
-  long appended_ = 0;                      // iterations whose tasks are known
-  Load load_[2];                           // by iteration parity
-  std::vector<double> finish_[2];          // by iteration parity, [rank * tasks_ + task]
+  int planes_ = 0, tasks_ = 0;     // tasks an iteration: the planes of each sweep, the halo exchange, rhs
+  double now_ = 0;                 // the model's time
+  double end_ = 0;                 // the slowest rank's end of the last iteration done
+  long done_ = 0;                  // iterations iterate() has returned
+  long appended_ = 0;              // iterations whose tasks are known
+  Load load_[2];                   // by iteration parity
+  std::vector<double> finish_[2];  // by iteration parity, [rank * tasks_ + task]
   std::vector<RankIteration> account_[2];  // by iteration parity, per rank
   std::vector<RankState> ranks_;
 };
