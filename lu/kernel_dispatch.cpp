@@ -43,7 +43,9 @@ const KernelTable& kernels() {
 
 }  // namespace
 
-SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(kernels().sweep_workspace_doubles(g), 0.0) {}
+SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(doubles(g), 0.0) {}
+
+std::size_t SweepWorkspace::doubles(const GridSize& g) { return kernels().sweep_workspace_doubles(g); }
 
 void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
@@ -55,8 +57,9 @@ void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange own
   kernels().upper_sweep_plane(c, g, owned, k, u, rsd, ws.blocks.data(), ws.blocks.size(), times);
 }
 
-ResidualWorkspace::ResidualWorkspace(const GridSize& g, ColumnRange /*owned*/)
-    : scratch_(kernels().residual_scratch_doubles(g)) {}
+ResidualWorkspace::ResidualWorkspace(const GridSize& g, ColumnRange /*owned*/) : scratch_(doubles(g)) {}
+
+std::size_t ResidualWorkspace::doubles(const GridSize& g) { return kernels().residual_scratch_doubles(g); }
 
 void compute_residual(const Coefficients& c, const GridSize& g, ColumnRange owned, const Field5& u,
                       const Field5& frct, Field5& rsd, ResidualWorkspace& ws) {

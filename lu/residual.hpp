@@ -14,6 +14,8 @@ class ResidualWorkspace {
  public:
   ResidualWorkspace() = default;
   ResidualWorkspace(const GridSize& g, ColumnRange owned);
+  /// The doubles one holds for grid g (the chosen level's blocking).
+  [[nodiscard]] static std::size_t doubles(const GridSize& g);
 
  private:
   friend void compute_residual(const Coefficients&, const GridSize&, ColumnRange, const Field5&,

@@ -61,6 +61,13 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
     automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.get()));
 }
 
+std::uint64_t LuSolver::resident_bytes(const GridSize& g, ColumnRange owned) {
+  const std::uint64_t column = std::uint64_t(g.nx) * g.nz * Field5::kComponents * sizeof(double);
+  const std::uint64_t columns = stored_columns(g, owned, kStateHalo).width() +
+                                stored_columns(g, owned, kResidualHalo).width() + owned.width();
+  return columns * column + (SweepWorkspace::doubles(g) + ResidualWorkspace::doubles(g)) * sizeof(double);
+}
+
 void LuSolver::repartition(const Partition& next) {
   if (next.ranks() != comm_.size() || next.interior() != partition_.interior()) {
     throw std::invalid_argument(

@@ -3,6 +3,7 @@
 // It owns the fields of its stripe, exactly sized, and computes on whatever
 // columns the Partition it is given assigns to its rank.
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -74,6 +75,12 @@ class LuSolver {
  public:
   /// Collective over `comm`, whose size must equal partition.ranks().
   LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition);
+
+  /// Bytes of memory a rank owning `owned` of grid g uses once it has
+  /// computed: u, rsd and frct on the columns it stores, and the kernels'
+  /// workspaces. (The address space reserved for migration costs nothing
+  /// until columns are stored there.)
+  [[nodiscard]] static std::uint64_t resident_bytes(const GridSize& g, ColumnRange owned);
 
   /// The whole NPB LU benchmark: initialise, one warm-up iteration, reset,
   /// the timed iterations, then the error norms and the surface integral

@@ -23,6 +23,8 @@ class SweepWorkspace {
  public:
   SweepWorkspace() = default;
   explicit SweepWorkspace(const GridSize& g);
+  /// The doubles one holds for grid g (the chosen level's row blocking).
+  [[nodiscard]] static std::size_t doubles(const GridSize& g);
 
   std::vector<double> blocks;  // layout private to sweeps.cpp
 };

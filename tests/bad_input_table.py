@@ -5,6 +5,7 @@
                      --workdir DIR --table FILE (--case NAME | --all)
   bad_input_table.py ... mid-run --np N --fail-at IT -- ARGS
   bad_input_table.py ... disk-full --np N -- ARGS
+  bad_input_table.py ... memory --np N -- ARGS
 
 For every case: exit status 2 on every rank (each rank runs under a small sh wrapper that
 prints its own exit status), exactly one "lu: error:" line on stderr that contains the
@@ -13,6 +14,11 @@ one-line message of readable length, and under 10 s.
 
 disk-full: the same with a real full file system: a 128 kB tmpfs mounted for the test (needs
 root and mount; exits 77, "skipped", where it cannot mount), filled by the trace of a long run.
+
+memory: every node made to report 1000 bytes available (the test-only fault injection
+NPBLU_TEST_FAULT=available-memory=1000, see lu/run/test_faults.hpp): refused as above, the
+message giving the node's ranks and what it has; the same run with --memory-check off then
+computes and verifies on every rank.
 
 mid-run: a trace write made to fail on rank 0 at iteration IT (the test-only fault
 injection NPBLU_TEST_FAIL_TRACE_AT, see lu/io/trace_writer.hpp): exit status 3 on every
@@ -238,6 +244,22 @@ def run_disk_full(ctx, np, args):
         os.rmdir(mount_point)
 
 
+def run_memory(ctx, np, args):
+    fault = ["NPBLU_TEST_FAULT=available-memory=1000"]
+    proc, elapsed = launch(ctx, np, args + ["--quiet"], env_vars=fault)
+    ranks = f"the run's {np} rank{'s' if np > 1 else ''} there need"
+    line, elapsed = check_refused(proc, elapsed, np, f"not enough memory on node ... {ranks} ... and the node has "
+                                  "1000 bytes available (NPBLU_TEST_FAULT) ... --memory-check off")
+    if "NAS Parallel Benchmarks" in proc.stdout:
+        fail("the run started before refusing", proc)
+    print(f"refused for memory in {elapsed:.2f} s on {np} ranks: {line}")
+    proc, _ = launch(ctx, np, args + ["--quiet", "--memory-check", "off"], env_vars=fault)
+    statuses = [s for s, _ in rank_statuses(proc)]
+    if statuses != [0] * np or "SUCCESSFUL" not in proc.stdout:
+        fail(f"with --memory-check off the run must verify on every rank (exit statuses {statuses})", proc)
+    print("with --memory-check off: computed and verified on every rank")
+
+
 def check_trace_prefix(trace, flush, fail_at):
     """The file on disk holds every iteration up to the last flush before the failure."""
     import h5py  # Debian's python3-h5py
@@ -267,7 +289,7 @@ def main():
     p.add_argument("--np", type=int, default=2)
     p.add_argument("--fail-at", type=int, default=0)
     p.add_argument("--trace-flush", type=int, default=0)
-    p.add_argument("mode", nargs="?", choices=["table", "mid-run", "disk-full"], default="table")
+    p.add_argument("mode", nargs="?", choices=["table", "mid-run", "disk-full", "memory"], default="table")
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
@@ -275,6 +297,9 @@ def main():
     make_fixtures(ctx.workdir)
     if ctx.mode == "disk-full":
         run_disk_full(ctx, ctx.np, rest)
+        return
+    if ctx.mode == "memory":
+        run_memory(ctx, ctx.np, rest)
         return
     if ctx.mode == "mid-run":
         trace = run_mid_run(ctx, ctx.np, ctx.fail_at, rest + ["--trace-flush", str(ctx.trace_flush)])

@@ -21,6 +21,15 @@ Communicator Communicator::borrow(MPI_Comm comm) {
   return c;
 }
 
+Communicator Communicator::node() const {
+  Communicator c;
+  check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &c.comm_),
+            "MPI_Comm_split_type");
+  c.owned_ = true;
+  c.query();
+  return c;
+}
+
 void Communicator::query() {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");

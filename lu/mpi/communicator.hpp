@@ -55,6 +55,9 @@ class Communicator {
   static Communicator duplicate(MPI_Comm comm);
   /// Not collective: `comm` itself, never freed here.
   static Communicator borrow(MPI_Comm comm);
+  /// Collective: the ranks of this one that share memory with this rank (its
+  /// node: MPI_COMM_TYPE_SHARED), in this one's rank order; owned.
+  [[nodiscard]] Communicator node() const;
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
   Communicator(Communicator&& other) noexcept { take(other); }

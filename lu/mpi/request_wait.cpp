@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -12,6 +13,7 @@
 #endif
 
 #include "lu/mpi/check_mpi.hpp"
+#include "lu/mpi/communicator.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -117,16 +119,10 @@ bool subset(const std::uint64_t* a, const std::uint64_t* b) {
 }  // namespace
 
 bool shares_core_with_peer(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "node communicator");
-  int ranks = 1;
-  MPI_Comm_size(node, &ranks);
+  const Communicator node = Communicator::borrow(comm).node();
   const CpuMask mine = own_cpu_mask();
-  std::vector<std::uint64_t> all(static_cast<std::size_t>(ranks) * kMaskWords);
-  const int gathered =
-      MPI_Allgather(mine.data(), kMaskWords, MPI_UINT64_T, all.data(), kMaskWords, MPI_UINT64_T, node);
-  MPI_Comm_free(&node);
-  check_mpi(gathered, "affinity gather");
+  const std::vector<std::uint64_t> all = node.all_gather(std::span<const std::uint64_t>(mine));
+  const int ranks = node.size();
   int cores = 0, confined = 0;  // our cores; ranks that may only run on them
   for (std::uint64_t word : mine) cores += std::popcount(word);
   for (int r = 0; r < ranks; ++r) confined += subset(&all[std::size_t(r) * kMaskWords], mine.data()) ? 1 : 0;

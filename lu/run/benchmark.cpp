@@ -171,6 +171,7 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);
+  check_memory(s.ctx, partition);
   s.solver = make_solver(s.ctx, partition);
   s.run = run_identity(s.ctx, partition, s.weights);
   s.balancing = attach_balancer(s.ctx, *s.solver);

@@ -1,10 +1,13 @@
 #include "lu/run/placement.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include "balance/node_probes.hpp"
 #include "balance/weights.hpp"
+#include "lu/run/memory_check.hpp"
 
 namespace npblu {
 
@@ -58,7 +61,7 @@ std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx)
   return weights;
 }
 
-/// This rank's measured weight.
+/// This rank's measured weight (collective for calibrate).
 double measure_weight(const RunContext& ctx) {
   switch (ctx.config.placement.weights.source) {
     case WeightSource::mflops:
@@ -68,6 +71,7 @@ double measure_weight(const RunContext& ctx) {
     case WeightSource::calibrate: {
       // A few iterations on equal stripes, with whatever slowdown is emulated.
       const Partition equal = Partition::equal(ctx.problem.grid.interior_columns(), ctx.ranks);
+      check_memory(ctx, equal);
       LuSolver probe(ctx.comm, ctx.solver_config, equal);
       return weight_from_timing(equal[ctx.rank].width(),
                                 probe.measure_compute(ctx.config.placement.calibration_iterations));
@@ -98,6 +102,21 @@ std::vector<double> agree_on_weights(const RunContext& ctx) {
   std::vector<double> weights(ctx.ranks);
   MPI_Allgather(&mine, 1, MPI_DOUBLE, weights.data(), 1, MPI_DOUBLE, ctx.comm);
   return weights;
+}
+
+/// Step 3b: see placement.hpp.
+void check_memory(const RunContext& ctx, const Partition& partition) {
+  if (!ctx.config.placement.check_memory) return;
+  const std::uint64_t mine = LuSolver::resident_bytes(ctx.problem.grid, partition[ctx.rank]);
+  const std::string shortfall = node_memory_shortfall(ctx.comm, mine);
+  const GridSize& g = ctx.problem.grid;
+  const std::string grid = fmt::format("{}x{}x{}", g.nx, g.ny, g.nz);
+  const std::string problem = ctx.problem.problem_class == 'U'
+                                  ? "grid " + grid
+                                  : fmt::format("class {} ({})", ctx.problem.problem_class, grid);
+  agree(shortfall.empty(),
+        fmt::format("{} on {} rank{}: {}", problem, ctx.ranks, ctx.ranks == 1 ? "" : "s", shortfall),
+        ctx.comm);
 }
 
 /// Step 3: the stripes, from --columns or the weights.

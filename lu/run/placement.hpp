@@ -14,5 +14,9 @@ namespace npblu {
 std::vector<double> agree_on_weights(const RunContext& ctx);
 /// Step 3: the stripes, from --columns or the weights.
 Partition place_stripes(const RunContext& ctx, const std::vector<double>& weights);
+/// Step 3b (collective), before anything is allocated: each node has the
+/// memory its ranks' stripes of `partition` need (lu/run/memory_check.hpp,
+/// unless --memory-check off); throws the same RunError on every rank if not.
+void check_memory(const RunContext& ctx, const Partition& partition);
 
 }  // namespace npblu

@@ -144,6 +144,12 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) {
          c.placement.calibration_iterations = at_least(o, to_int(o, v), 1);
        }},
+      {{"memory-check", "", false, "on|off",
+        "Refuse, before allocating, stripes that need more memory than a node has available (default on)"},
+       [](RunConfig& c, auto o, auto v) {
+         if (v.empty()) refuse(o, "needs a value: on or off");  // a value option, not a flag
+         c.placement.check_memory = to_flag(o, v);
+       }},
       {{"balance", "", false, "MODE",
         "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at run "
         "time from MPI wait times)"},

@@ -59,6 +59,7 @@ struct PlacementConfig {
   WeightSpec weights;        // --weights (equal by default)
   std::vector<int> columns;  // --columns: explicit widths per rank, if given
   int calibration_iterations = 5;
+  bool check_memory = true;  // --memory-check: refuse stripes a node's memory cannot hold
 };
 
 struct BalanceConfig {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace npblu {
@@ -24,6 +25,13 @@ void apply_test_fault_to_norms(VerifiedQuantities& computed) {
 void apply_test_fault_on_rank(int rank) {
   if (asked_fault() == "throw-on-rank-1" && rank == 1)
     throw std::runtime_error("test fault injection: rank 1 alone failed (NPBLU_TEST_FAULT)");
+}
+
+std::optional<std::uint64_t> test_fault_available_memory() {
+  constexpr std::string_view key = "available-memory=";
+  const std::string_view fault = asked_fault();
+  if (fault.substr(0, key.size()) != key) return std::nullopt;
+  return std::stoull(std::string(fault.substr(key.size())));
 }
 
 }  // namespace npblu

@@ -10,6 +10,11 @@
 //   NPBLU_TEST_FAULT=throw-on-rank-1  rank 1 alone throws after computing, as an
 //                                  unforeseen local error would: one line and
 //                                  MPI_Abort (status 3)
+//   NPBLU_TEST_FAULT=available-memory=BYTES  every node reports BYTES of memory
+//                                  available (lu/run/memory_check.hpp), so that
+//                                  a small run is refused for memory
+#include <cstdint>
+#include <optional>
 
 #include "verify/verification.hpp"
 
@@ -20,5 +25,8 @@ void apply_test_fault_to_norms(VerifiedQuantities& computed);
 
 /// Throws std::runtime_error on rank 1 if that fault is asked for.
 void apply_test_fault_on_rank(int rank);
+
+/// The bytes every node is to report available, if that fault is asked for.
+std::optional<std::uint64_t> test_fault_available_memory();
 
 }  // namespace npblu

@@ -17,6 +17,21 @@ npblu_table_tests(refuse ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt 90 ${BAD_INP
 npblu_test(midrun_trace_failure_every_rank ${BAD_INPUT_TABLE} mid-run --np 3 --fail-at 13 --trace-flush 5 -- S --balance diffusive)
 set_tests_properties(midrun_trace_failure_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
                      ENVIRONMENT "${sanitizer_env}")
+# Stripes a node's memory cannot hold (every node made to report 1000 bytes available): refused
+# before anything is allocated, exit 2 on every rank, one line; with --memory-check off it verifies.
+npblu_test(memory_refused_every_rank ${BAD_INPUT_TABLE} memory --np 2 -- S)
+set_tests_properties(memory_refused_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
+                     ENVIRONMENT "${sanitizer_env}")
+# Under a real cgroup limit of 200 MB (v2 or v1, made for the test; skipped where it cannot be):
+# class C on 2 ranks (517 MB) refused, the message naming the cgroup's limit.
+npblu_test(memory_cgroup_limit ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cgroup_limit_check.py
+           ${LU_TABLE_LAUNCH_ARGS} --np 2 -- C)
+set_tests_properties(memory_cgroup_limit PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 SKIP_RETURN_CODE 77
+                     ENVIRONMENT "${sanitizer_env}")
+# The same where --weights calibrate first times a few iterations on equal stripes: checked before that.
+npblu_test(memory_refused_calibrate ${BAD_INPUT_TABLE} memory --np 2 -- S --weights calibrate)
+set_tests_properties(memory_refused_calibrate PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
+                     ENVIRONMENT "${sanitizer_env}")
 # The same with a real full file system: a 128 kB tmpfs the trace fills (skipped where it cannot mount).
 npblu_test(midrun_trace_disk_full_every_rank ${BAD_INPUT_TABLE} disk-full --np 2 -- S --iterations 3000)
 set_tests_properties(midrun_trace_disk_full_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 180
