@@ -132,10 +132,11 @@ def read_table(path):
     return cases
 
 
-def launch(ctx, np, words, env_vars=()):
-    # Variables are set by `env` on each rank: no launcher-specific forwarding flags.
+def launch(ctx, np, words, env_vars=(), outer=()):
+    # Variables are set by `env` on each rank: no launcher-specific forwarding flags. `outer` is a
+    # command that runs the launcher itself (it ends with the launcher's words: "$@").
     env = ["env", *env_vars] if env_vars else []
-    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, str(np),
+    cmd = [*outer, ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, str(np),
            "sh", "-c", RANK_WRAPPER, "sh", *env, ctx.lu, *words]
     print("+", " ".join(shlex.quote(c if len(c) < 200 else c[:60] + "...") for c in cmd), flush=True)
     start = time.monotonic()

@@ -13,8 +13,6 @@ rank must exit 2 with one "lu: error:" line that names the cgroup's limit as wha
 """
 import argparse
 import os
-import shlex
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -78,14 +76,11 @@ def main():
         sys.exit(SKIPPED)
     try:
         # The launcher and every rank start inside the child cgroup (children inherit it).
-        inner = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, str(ctx.np), "sh", "-c",
-                 bit.RANK_WRAPPER, "sh", ctx.lu, *args, "--quiet"]
-        cmd = ["sh", "-c", f'echo $$ > "{child}/cgroup.procs" && exec "$@"', "sh", *inner]
-        print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        enter = ["sh", "-c", f'echo $$ > "{child}/cgroup.procs" && exec "$@"', "sh"]
+        proc, elapsed = bit.launch(ctx, ctx.np, args + ["--quiet"], outer=enter)
         expect = ("not enough memory on node ... and the node has ... available (the memory limit of cgroup "
                   f"... /{os.path.basename(child)})")
-        line, elapsed = bit.check_refused(proc, 0.0, ctx.np, expect)
+        line, elapsed = bit.check_refused(proc, elapsed, ctx.np, expect)
         print(f"refused under a {LIMIT / 1e6:.0f} MB cgroup limit in {elapsed:.2f} s: {line}")
     finally:
         os.rmdir(child)

@@ -87,17 +87,14 @@ void keep_tighter(std::optional<AvailableMemory>& best, std::optional<AvailableM
 
 std::optional<std::uint64_t> meminfo_available(std::string_view meminfo) {
   constexpr std::string_view key = "MemAvailable:";
-  for (std::size_t at = 0; at < meminfo.size();) {
-    const std::size_t end = std::min(meminfo.find('\n', at), meminfo.size());
-    std::string_view line = meminfo.substr(at, end - at);
-    at = end + 1;
-    if (line.substr(0, key.size()) != key) continue;
-    line.remove_prefix(key.size());
+  std::istringstream lines{std::string(meminfo)};
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with(key)) continue;
     const std::size_t unit = line.find("kB");
-    if (unit == std::string_view::npos) return std::nullopt;
-    const auto kib = parse_unsigned(line.substr(0, unit));
-    if (!kib) return std::nullopt;
-    return *kib * 1024;
+    const auto kib = unit == std::string::npos
+                         ? std::nullopt
+                         : parse_unsigned(std::string_view(line).substr(key.size(), unit - key.size()));
+    return kib ? std::optional<std::uint64_t>(*kib * 1024) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -110,17 +107,14 @@ std::optional<std::uint64_t> cgroup_headroom(std::string_view max, std::string_v
 }
 
 std::optional<std::string> cgroup_path(std::string_view proc_self_cgroup, std::string_view controller) {
-  for (std::size_t at = 0; at < proc_self_cgroup.size();) {
-    const std::size_t end = std::min(proc_self_cgroup.find('\n', at), proc_self_cgroup.size());
-    const std::string_view line = proc_self_cgroup.substr(at, end - at);
-    at = end + 1;
+  std::istringstream lines{std::string(proc_self_cgroup)};
+  for (std::string line; std::getline(lines, line);) {
     // hierarchy-ID:controller-list:path
     const std::size_t first = line.find(':');
-    const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
-    if (second == std::string_view::npos || second + 1 >= line.size() || line[second + 1] != '/') continue;
-    const std::string_view list = line.substr(first + 1, second - first - 1);
-    if (controller.empty() ? list.empty() : listed_in(list, controller))
-      return std::string(line.substr(second + 1));
+    const std::size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos || line.compare(second + 1, 1, "/") != 0) continue;
+    const std::string_view list = std::string_view(line).substr(first + 1, second - first - 1);
+    if (controller.empty() ? list.empty() : listed_in(list, controller)) return line.substr(second + 1);
   }
   return std::nullopt;
 }

@@ -109,13 +109,10 @@ void check_memory(const RunContext& ctx, const Partition& partition) {
   if (!ctx.config.placement.check_memory) return;
   const std::uint64_t mine = LuSolver::resident_bytes(ctx.problem.grid, partition[ctx.rank]);
   const std::string shortfall = node_memory_shortfall(ctx.comm, mine);
-  const GridSize& g = ctx.problem.grid;
-  const std::string grid = fmt::format("{}x{}x{}", g.nx, g.ny, g.nz);
-  const std::string problem = ctx.problem.problem_class == 'U'
-                                  ? "grid " + grid
-                                  : fmt::format("class {} ({})", ctx.problem.problem_class, grid);
+  const Problem& p = ctx.problem;
   agree(shortfall.empty(),
-        fmt::format("{} on {} rank{}: {}", problem, ctx.ranks, ctx.ranks == 1 ? "" : "s", shortfall),
+        fmt::format("{} on {} rank{}: {}", describe_problem(p.problem_class, p.grid, p.iterations, p.dt),
+                    ctx.ranks, ctx.ranks == 1 ? "" : "s", shortfall),
         ctx.comm);
 }
 

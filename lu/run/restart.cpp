@@ -38,12 +38,6 @@ std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int 
   return warning;
 }
 
-/// "class W (33x33x33, 300 iterations, dt 0.0015)"
-std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt) {
-  return fmt::format("class {} ({}x{}x{}, {} iterations, dt {})", problem_class, g.nx, g.ny, g.nz, iterations,
-                     dt);
-}
-
 /// Step 0, with --restart: the checkpoint's header, and the run's problem
 /// from it. Problem options may be omitted (the checkpoint's are taken) or
 /// must give exactly its problem; a run on as many ranks as the checkpoint's

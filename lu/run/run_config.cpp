@@ -1,5 +1,6 @@
 #include "lu/run/run_config.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,9 +16,9 @@
 
 #include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
-#include "lu/mpi/messages.hpp"
-#include "lu/io/output_files.hpp"
 #include "lu/field.hpp"
+#include "lu/io/output_files.hpp"
+#include "lu/mpi/messages.hpp"
 
 namespace npblu {
 
@@ -340,6 +341,11 @@ Problem resolve_problem(const ProblemSpec& spec) {
 
 bool problem_from_checkpoint(const RunConfig& config) {
   return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size;
+}
+
+std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt) {
+  return fmt::format("class {} ({}x{}x{}, {} iterations, dt {})", problem_class, g.nx, g.ny, g.nz, iterations,
+                     dt);
 }
 
 Problem validate(const RunConfig& config) {

@@ -128,6 +128,8 @@ void set_dt(RunConfig& config, double dt);
 /// given or a custom size lacks iterations or dt. Anything that changes a
 /// tabulated problem makes it class U.
 Problem resolve_problem(const ProblemSpec& spec);
+/// "class W (33x33x33, 300 iterations, dt 0.0015)", as messages name a problem.
+std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt);
 
 /// Stage 2: the options together (a problem given, no conflicting placement,
 /// no option of another mode). Throws UsageError. With --restart and no
