@@ -10,6 +10,7 @@
 // reports and takes the same decision.
 #include <limits>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "balance/diffusive_balancer.hpp"
@@ -69,6 +70,17 @@ class BalancerSession {
   /// partition before). The first iteration after a migration pays page
   /// faults in fresh memory, a transient: it is left out of the window.
   const BalanceDecision& decide(int iteration, std::span<const WindowReport> reports, double remaining);
+
+  /// The most columns each rank may hold (what its memory can; empty: no
+  /// limit), for every later decision. Not part of saved_state(): a run
+  /// measures its own nodes. Throws std::invalid_argument unless there is one
+  /// per rank, each at least min_width, adding up to the columns.
+  void set_max_widths(std::vector<int> max_widths) {
+    if (!max_widths.empty() && static_cast<int>(max_widths.size()) != current_.ranks())
+      throw std::invalid_argument("one maximum width per rank needed");
+    balancer_.set_max_widths(std::move(max_widths), current_.interior().width());
+  }
+  [[nodiscard]] const std::vector<int>& max_widths() const { return balancer_.max_widths(); }
 
   /// Imposes a partition (the caller's own placement, a restart).
   void set_current(const Partition& p);

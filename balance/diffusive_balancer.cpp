@@ -219,16 +219,28 @@ std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
     previous_cut = new_cut;
   }
   next.back() = target_cut + target.back() - previous_cut;
-  // Rounding can squeeze a stripe below the minimum, and a step too small
-  // to move a whole column is no step: then the target itself.
-  const bool narrow = std::any_of(next.begin(), next.end(), [&](int w) { return w < settings_.min_width; });
-  return narrow || !moved ? target : next;
+  // Rounding can squeeze a stripe below the minimum or past its maximum
+  // (both stripes are within them, so a fraction of the way is, but for
+  // rounding), and a step too small to move a whole column is no step: then
+  // the target itself.
+  bool outside = false;
+  for (std::size_t r = 0; r < next.size(); ++r) {
+    const bool too_wide = !max_widths_.empty() && next[r] > max_widths_[r];
+    outside = outside || next[r] < settings_.min_width || too_wide;
+  }
+  return outside || !moved ? target : next;
+}
+
+void DiffusiveBalancer::set_max_widths(std::vector<int> max_widths, int columns) {
+  check_max_widths(max_widths, static_cast<int>(max_widths.size()), columns, settings_.min_width);
+  max_widths_ = std::move(max_widths);
 }
 
 BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<const RankSamples> window,
                                           StepOutlook outlook) {
   const int ranks = current.ranks();
   if (static_cast<int>(window.size()) != ranks) throw std::invalid_argument("one window per rank needed");
+  check_max_widths(max_widths_, ranks, current.interior().width(), settings_.min_width);
   const std::vector<int> widths = current.widths();
   BalanceDecision d{current, std::vector<int>(std::max(0, ranks - 1), 0)};
   if (ranks < 2) return d;
@@ -247,7 +259,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   d.correlation = e.correlation;
   d.spread = e.spread;
 
-  const std::vector<int> target = best_widths_near(e.cost, widths, settings_.min_width);
+  const std::vector<int> target = best_widths_near(e.cost, widths, settings_.min_width, max_widths_);
   int slowest = 0;
   for (int r = 0; r < ranks; ++r) {
     d.predicted_mean += widths[r] * e.cost[r] / ranks;

@@ -122,6 +122,12 @@ class DiffusiveBalancer {
   /// their measured per-column costs: positive when r is slower.
   static double equalising_shift(int width_r, const RankWindow& r, int width_next, const RankWindow& next);
 
+  /// The most columns each rank may hold (what its memory can; empty: no
+  /// limit): no target, and no step toward it, puts more on a rank. Throws
+  /// std::invalid_argument unless check_max_widths accepts them for `columns`.
+  void set_max_widths(std::vector<int> max_widths, int columns);
+  [[nodiscard]] const std::vector<int>& max_widths() const { return max_widths_; }
+
   /// Decides the next stripes from every rank's window (indexed by rank,
   /// the same number of iterations each; at least one). Evidence about the
   /// current stripes accumulates over windows until they move.
@@ -155,6 +161,7 @@ class DiffusiveBalancer {
   [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
                                              const std::vector<int>& target) const;
   BalancerSettings settings_;
+  std::vector<int> max_widths_;  // per rank (empty: none)
   CostEvidence evidence_;
   int windows_since_move_ = 0;
   double set_error_ = 0.0;  // mean relative error of the estimates the stripes were last set from (0: none)

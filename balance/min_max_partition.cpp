@@ -28,6 +28,28 @@ void check_inputs(std::span<const double> cost, int columns, int min_width) {
   }
 }
 
+}  // namespace
+
+void check_max_widths(std::span<const int> max_width, int ranks, int columns, int min_width) {
+  if (max_width.empty()) return;
+  if (static_cast<int>(max_width.size()) != ranks)
+    throw std::invalid_argument("one maximum width per rank needed: " + std::to_string(ranks) + " ranks, " +
+                                std::to_string(max_width.size()) + " maximum widths");
+  long long total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    if (max_width[r] < min_width)
+      throw std::invalid_argument("the maximum width of rank " + std::to_string(r) + " (" +
+                                  std::to_string(max_width[r]) + ") is below the minimum width (" +
+                                  std::to_string(min_width) + ")");
+    total += max_width[r];
+  }
+  if (total < columns)
+    throw std::invalid_argument("the ranks' maximum widths add up to " + std::to_string(total) +
+                                " columns, fewer than the " + std::to_string(columns) + " to split");
+}
+
+namespace {
+
 // Most columns rank r can take without exceeding `limit` (a hair of relative
 // slack so that a limit equal to some width * cost admits that width).
 long long capacity(double cost, double limit) {
@@ -68,29 +90,64 @@ double water_level(std::span<const double> cost, int columns, int min_width) {
 
 // The largest time once `left` more columns are handed out greedily to
 // ranks already `width` wide, each to the rank that would finish it soonest.
-double greedy_from(std::span<const double> cost, std::vector<long long> width, long long left) {
+// (Ranks at their maximum width, if any, take no more.)
+double greedy_from(std::span<const double> cost, std::vector<long long> width, long long left,
+                   std::span<const int> max_width = {}) {
+  const auto full = [&](int r) { return !max_width.empty() && width[r] >= max_width[r]; };
   double worst = 0.0;
   using Entry = std::pair<double, int>;  // time with one more column, rank
   std::vector<Entry> entries;
   entries.reserve(cost.size());
   for (int r = 0; r < static_cast<int>(cost.size()); ++r) {
     worst = std::max(worst, static_cast<double>(width[r]) * cost[r]);
-    entries.push_back({static_cast<double>(width[r] + 1) * cost[r], r});
+    if (!full(r)) entries.push_back({static_cast<double>(width[r] + 1) * cost[r], r});
   }
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next(std::greater<>{}, std::move(entries));
-  for (; left > 0; --left) {
+  for (; left > 0 && !next.empty(); --left) {
     const int r = next.top().second;
     worst = std::max(worst, next.top().first);
     next.pop();
-    next.push({static_cast<double>(++width[r] + 1) * cost[r], r});
+    ++width[r];
+    if (!full(r)) next.push({static_cast<double>(width[r] + 1) * cost[r], r});
   }
   return worst;
 }
 
+// best_bottleneck under maximum widths. The widths a level T allows,
+// clamp(floor(T / cost_r), min_width, max_width_r), grow with T: bisect for
+// the highest level whose widths do not exceed the columns (all the times
+// up to it are then among the smallest ones handed out), and hand out the
+// few columns left greedily, as without maximum widths.
+double capped_bottleneck(std::span<const double> cost, int columns, int min_width,
+                         std::span<const int> max_width) {
+  const auto widths_at = [&](double level, std::vector<long long>& width) {
+    long long total = 0;
+    for (std::size_t r = 0; r < cost.size(); ++r) {
+      const double fit = std::min(std::floor(level / cost[r]), static_cast<double>(max_width[r]));
+      width[r] = std::max<long long>(min_width, static_cast<long long>(fit));
+      total += width[r];
+    }
+    return total;
+  };
+  std::vector<long long> width(cost.size());
+  double low = 0.0, high = 0.0;
+  for (std::size_t r = 0; r < cost.size(); ++r) high = std::max(high, max_width[r] * cost[r]);
+  for (int i = 0; i < 100 && low < high; ++i) {
+    const double mid = 0.5 * (low + high);
+    if (mid <= low || mid >= high) break;
+    (widths_at(mid, width) <= columns ? low : high) = mid;
+  }
+  const long long given = widths_at(low, width);
+  return greedy_from(cost, std::move(width), columns - given, max_width);
+}
+
 }  // namespace
 
-double best_bottleneck(std::span<const double> cost, int columns, int min_width) {
+double best_bottleneck(std::span<const double> cost, int columns, int min_width,
+                       std::span<const int> max_width) {
   check_inputs(cost, columns, min_width);
+  check_max_widths(max_width, static_cast<int>(cost.size()), columns, min_width);
+  if (!max_width.empty()) return capped_bottleneck(cost, columns, min_width, max_width);
   // Greedy exchange argument: start every rank at the minimum width and
   // give each further column to the rank that would finish it soonest. The
   // max of increasing per-rank times is minimised by exactly this order:
@@ -116,14 +173,17 @@ double best_bottleneck(std::span<const double> cost, int columns, int min_width)
                    : greedy_from(cost, std::vector<long long>(cost.size(), min_width), extra);
 }
 
-std::vector<int> best_widths_near(std::span<const double> cost, std::span<const int> reference,
-                                  int min_width) {
+std::vector<int> best_widths_near(std::span<const double> cost, std::span<const int> reference, int min_width,
+                                  std::span<const int> max_width) {
   if (reference.size() != cost.size()) throw std::invalid_argument("one reference width per rank needed");
   const int ranks = static_cast<int>(cost.size());
   const int columns = std::accumulate(reference.begin(), reference.end(), 0);
-  const double limit = best_bottleneck(cost, columns, min_width);
+  const double limit = best_bottleneck(cost, columns, min_width, max_width);
   std::vector<long long> cap(ranks);
-  for (int r = 0; r < ranks; ++r) cap[r] = std::min<long long>(columns, capacity(cost[r], limit));
+  for (int r = 0; r < ranks; ++r) {
+    cap[r] = std::min<long long>(columns, capacity(cost[r], limit));
+    if (!max_width.empty()) cap[r] = std::min<long long>(cap[r], max_width[r]);
+  }
   // Cut b is the end of rank b's stripe (prefix sum of widths). Every
   // optimal partition has min_width <= width_r <= cap_r, hence cut b within
   // [max(prefix of minima, columns - suffix of capacities),

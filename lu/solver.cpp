@@ -61,11 +61,27 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
     automatic_wait_ = AutomaticWait(!shares_core_with_peer(comm_.get()));
 }
 
+namespace {
+std::uint64_t column_bytes(const GridSize& g) {
+  return std::uint64_t(g.nx) * g.nz * Field5::kComponents * sizeof(double);
+}
+}  // namespace
+
 std::uint64_t LuSolver::resident_bytes(const GridSize& g, ColumnRange owned) {
-  const std::uint64_t column = std::uint64_t(g.nx) * g.nz * Field5::kComponents * sizeof(double);
   const std::uint64_t columns = stored_columns(g, owned, kStateHalo).width() +
                                 stored_columns(g, owned, kResidualHalo).width() + owned.width();
-  return columns * column + (SweepWorkspace::doubles(g) + ResidualWorkspace::doubles(g)) * sizeof(double);
+  return columns * column_bytes(g) +
+         (SweepWorkspace::doubles(g) + ResidualWorkspace::doubles(g)) * sizeof(double);
+}
+
+int LuSolver::widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room) {
+  // d more columns cost 3 d columns of the fields, plus a second u of
+  // (width + d + 2 halos) columns while it moves: 4 d + width + 2 kStateHalo.
+  const std::uint64_t columns = room / column_bytes(g);
+  const std::uint64_t copy = std::uint64_t(owned.width()) + 2 * kStateHalo;
+  const std::uint64_t more = columns > copy ? (columns - copy) / 4 : 0;
+  const int interior = g.interior_columns().width();
+  return static_cast<int>(std::min<std::uint64_t>(std::uint64_t(interior), owned.width() + more));
 }
 
 void LuSolver::repartition(const Partition& next) {

@@ -81,6 +81,12 @@ class LuSolver {
   /// workspaces. (The address space reserved for migration costs nothing
   /// until columns are stored there.)
   [[nodiscard]] static std::uint64_t resident_bytes(const GridSize& g, ColumnRange owned);
+  /// The widest stripe a rank owning `owned` may grow to when `room` more
+  /// bytes are all it may use: each column gained is one more column of u,
+  /// rsd and frct, and a field that outgrows its storage exists twice while
+  /// it moves (u, the largest, at the new width). At least owned's width, at
+  /// most the grid's interior.
+  [[nodiscard]] static int widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room);
 
   /// The whole NPB LU benchmark: initialise, one warm-up iteration, reset,
   /// the timed iterations, then the error norms and the surface integral

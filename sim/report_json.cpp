@@ -103,6 +103,7 @@ nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const Sim
   j["iteration_time_s"] = r.iteration_time;
   j["migrated_columns"] = r.migrated_columns;
   j["columns"] = r.final_columns;
+  j["max_columns"] = c.max_columns;
   j.update(balance_json(r.history, r.moves, r.steps, r.moved_columns));
   if (history) j["history"] = history_json(r.history);
   return j;

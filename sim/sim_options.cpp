@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "balance/min_max_partition.hpp"
 #include "lu/mpi/messages.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
@@ -56,6 +57,10 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option(
       "--core-slice", c.core_slice,
       "With --cores: seconds a rank keeps a core while another rank of it is ready (default 0.003)");
+  app.add_option("--max-columns", c.max_columns,
+                 "The most columns each rank's memory holds, e.g. 40,40,30: the balancer keeps within them "
+                 "(default: no limit)")
+      ->delimiter(',');
   app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
 }
 
@@ -151,6 +156,11 @@ void check_model(const SimConfig& c) {
                        std::to_string(c.ranks) + " ranks");
     for (int core : c.cores)
       if (core < 0) throw UsageError("--cores: a core number must be >= 0, got " + std::to_string(core));
+  }
+  try {
+    check_max_widths(c.max_columns, c.ranks, c.grid.interior_columns().width(), c.settings.min_width);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--max-columns: ") + e.what());
   }
   if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
     throw UsageError("--core-slice must be a finite number of seconds > 0, got " +

@@ -15,14 +15,15 @@
 
 namespace npblu::sim {
 
-double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds) {
+double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds,
+                        std::span<const int> max_columns) {
   std::vector<double> cost(speeds.size());
   int columns = 0;
   for (std::size_t r = 0; r < speeds.size(); ++r) {
     cost[r] = 1.0 / speeds[r];
     columns += widths[r];
   }
-  return bottleneck(widths, cost) / best_bottleneck(cost, columns, kMinimumColumnWidth);
+  return bottleneck(widths, cost) / best_bottleneck(cost, columns, kMinimumColumnWidth, max_columns);
 }
 
 namespace {
@@ -48,10 +49,11 @@ Partition starting_partition(const SimConfig& c) {
 namespace {
 
 // The oracle's stripes for the true speeds, nearest the current ones.
-Partition best_for(const Partition& current, const std::vector<double>& speed) {
+Partition best_for(const Partition& current, const std::vector<double>& speed,
+                   const std::vector<int>& max_columns) {
   std::vector<double> cost(speed.size());
   for (std::size_t r = 0; r < speed.size(); ++r) cost[r] = 1.0 / speed[r];
-  const auto widths = best_widths_near(cost, current.widths(), kMinimumColumnWidth);
+  const auto widths = best_widths_near(cost, current.widths(), kMinimumColumnWidth, max_columns);
   return Partition::from_widths(current.interior(), widths);
 }
 
@@ -72,6 +74,7 @@ void check(const SimConfig& c) {
     throw std::invalid_argument("cores gives " + std::to_string(c.cores.size()) + " cores for " +
                                 std::to_string(c.ranks) + " ranks");
   validate(c.settings);
+  check_max_widths(c.max_columns, c.ranks, c.grid.interior_columns().width(), c.settings.min_width);
 }
 
 // Each rank's noise: e_t = rho e_{t-1} + sqrt(1 - rho^2) n_t, n_t ~ N(0, 1),
@@ -131,7 +134,7 @@ class PlanMaker {
   // Draws iteration `it`'s noise: called once an iteration, in order.
   IterationPlan operator()(int it, const Partition& current) {
     IterationPlan p{speeds_at(c_, it), current, std::vector<double>(c_.ranks), {}};
-    if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.speed);
+    if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.speed, c_.max_columns);
     p.widths = p.partition.widths();
     for (int r = 0; r < c_.ranks; ++r) p.slowdown[r] = noise_.next(r) / p.speed[r];
     return p;
@@ -151,17 +154,19 @@ std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
 // min-max partition is costly at 1024 ranks).
 class BestBottleneck {
  public:
+  explicit BestBottleneck(std::vector<int> max_columns) : max_columns_(std::move(max_columns)) {}
   double ratio(const std::vector<int>& widths, const std::vector<double>& speed, int columns) {
     if (speed != speeds_) {
       speeds_ = speed;
       cost_.resize(speed.size());
       for (std::size_t r = 0; r < speed.size(); ++r) cost_[r] = 1.0 / speed[r];
-      best_ = best_bottleneck(cost_, columns, kMinimumColumnWidth);
+      best_ = best_bottleneck(cost_, columns, kMinimumColumnWidth, max_columns_);
     }
     return bottleneck(widths, cost_) / best_;
   }
 
  private:
+  std::vector<int> max_columns_;
   std::vector<double> speeds_, cost_;
   double best_ = 0.0;
 };
@@ -201,8 +206,9 @@ SimResult simulate(const SimConfig& c) {
   Partition partition = starting_partition(c);
   const std::unique_ptr<IterationModel> model = make_model(c);
   BalancerSession session(c.settings, partition);
+  session.set_max_widths(c.max_columns);
   PlanMaker plan_for(c);
-  BestBottleneck best;
+  BestBottleneck best(c.max_columns);
 
   SimResult result;
   result.history = RunHistory(c.ranks, c.iterations);

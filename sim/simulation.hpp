@@ -51,6 +51,10 @@ struct SimConfig {
   // changes owner.
   double migration_iterations = 1.0;
   double migration_column_seconds = 0.0;
+  // The most columns each rank's memory holds (empty: no limit): the
+  // balancer and the best partition keep within them, and the bottleneck
+  // ratio is against the best partition within them.
+  std::vector<int> max_columns;
 };
 
 struct SimResult {
@@ -67,8 +71,10 @@ struct SimResult {
 };
 
 /// max_r width_r / speed_r over the same for the best whole-column
-/// partition (min_width kMinimumColumnWidth): 1 is the best possible.
-double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds);
+/// partition (min_width kMinimumColumnWidth; within `max_columns` when
+/// given): 1 is the best possible.
+double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds,
+                        std::span<const int> max_columns = {});
 
 /// Throws std::invalid_argument on an inconsistent configuration.
 SimResult simulate(const SimConfig& config);

@@ -45,6 +45,36 @@ TEST(DiffusiveBalancer, OneStepToTheBestSplitThenStays) {
   }
 }
 
+TEST(DiffusiveBalancer, NoRankHandedMoreThanItsMaximumWidth) {
+  // Rank 0 is fast and would take 43 of 62 columns, but its memory holds
+  // 36: the step stops there (the best split under the limit), half steps
+  // never pass it either, and a limit too small to hold the columns is refused.
+  const std::vector<double> cost{1.0, 2.25};
+  DiffusiveBalancer b(settings());
+  b.set_max_widths({36, 62}, 62);
+  // (A smaller gain than without the limit: it waits for its horizon to pay the step.)
+  Partition p = Partition::equal({1, 63}, 2);
+  int steps = 0;
+  for (int window = 0; window < 20; ++window) {
+    const auto d = b.decide(p, window_for(p, cost), {0.0, 200.0});
+    steps += d.moved_columns > 0 ? 1 : 0;
+    p = d.partition;
+    EXPECT_LE(p.widths()[0], 36) << "window " << window;
+  }
+  EXPECT_EQ(p.widths(), (std::vector<int>{36, 26}));
+  EXPECT_EQ(steps, 1);
+  DiffusiveBalancer half(settings(0.0, 0.5));
+  half.set_max_widths({33, 62}, 62);
+  Partition q = Partition::equal({1, 63}, 2);
+  for (int step = 0; step < 10; ++step) {
+    q = half.decide(q, window_for(q, cost), {0.0, 200.0}).partition;
+    EXPECT_LE(q.widths()[0], 33) << "step " << step;
+  }
+  EXPECT_EQ(q.widths()[0], 33);
+  EXPECT_THROW(b.set_max_widths({30, 30}, 62), std::invalid_argument);
+  EXPECT_THROW(b.set_max_widths({36}, 62), std::invalid_argument);
+}
+
 TEST(DiffusiveBalancer, OneDampingFractionForTheWholeChain) {
   // Half the way for every cut: cut b moves round(0.5 x its flow), never a
   // per-boundary fraction.

@@ -41,6 +41,28 @@ TEST(MemoryCheck, ResidentBytesCountEachFieldsHalo) {
   EXPECT_EQ(LuSolver::resident_bytes(g, {1, 3}), (5 + 4 + 2) * column + workspace_bytes(g));
 }
 
+TEST(MemoryCheck, WidestStripeFitsTheRoomWithAMovedCopyOfU) {
+  // A stripe grown by d columns stores 3 d more columns of the fields, and u
+  // (width + d + 4 columns) may exist twice while it moves.
+  const GridSize g{12, 33, 10};
+  const std::uint64_t column = 12 * 10 * 5 * sizeof(double);
+  const ColumnRange owned{8, 16};  // 8 columns in the middle: every halo stored
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 0), 8);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 12 * column - 1), 8);  // 4 d + 12 columns for d = 0
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 16 * column), 9);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 55 * column), 18);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 1000 * column), 31);  // no more than the interior
+  for (std::uint64_t room = 0; room < 200 * column; room += column / 3) {
+    const int widest = LuSolver::widest_stripe(g, owned, room);
+    const ColumnRange grown{owned.begin, owned.begin + widest};
+    const std::uint64_t copy_of_u = std::uint64_t(widest + 4) * column;
+    if (widest > owned.width() && widest < 31) {  // (a stripe that does not grow moves nothing)
+      EXPECT_LE(LuSolver::resident_bytes(g, grown) + copy_of_u, LuSolver::resident_bytes(g, owned) + room)
+          << room;
+    }
+  }
+}
+
 TEST(MemoryCheck, ReadsMemAvailable) {
   const char* meminfo =
       "MemTotal:       24563220 kB\nMemFree:        23001064 kB\nMemAvailable:   22876540 kB\n"

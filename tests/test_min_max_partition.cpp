@@ -15,17 +15,19 @@ using namespace npblu;
 
 namespace {
 
-// Every composition of `columns` into `ranks` widths >= min_width: the brute-force reference.
-double brute_force_best(const std::vector<double>& cost, int columns, int min_width) {
+// Every composition of `columns` into `ranks` widths >= min_width (and <=
+// max_width, when given): the brute-force reference.
+double brute_force_best(const std::vector<double>& cost, int columns, int min_width,
+                        const std::vector<int>& max_width = {}) {
   const int ranks = static_cast<int>(cost.size());
+  const auto most = [&](int r) { return max_width.empty() ? columns : max_width[r]; };
   double best = std::numeric_limits<double>::infinity();
-  std::vector<int> w(ranks, min_width);
   std::function<void(int, int, double)> place = [&](int r, int left, double worst) {
     if (r == ranks - 1) {
-      if (left >= min_width) best = std::min(best, std::max(worst, left * cost[r]));
+      if (left >= min_width && left <= most(r)) best = std::min(best, std::max(worst, left * cost[r]));
       return;
     }
-    for (int x = min_width; x <= left - min_width * (ranks - 1 - r); ++x)
+    for (int x = min_width; x <= std::min(most(r), left - min_width * (ranks - 1 - r)); ++x)
       place(r + 1, left - x, std::max(worst, x * cost[r]));
   };
   place(0, columns, 0.0);
@@ -87,6 +89,64 @@ TEST(MinMaxPartition, MatchesBruteForceOnSmallCases) {
     for (int x : w) EXPECT_GE(x, 2);
     EXPECT_DOUBLE_EQ(bottleneck(w, cost), expected) << trial;
   }
+}
+
+TEST(MinMaxPartition, MaximumWidthsMatchBruteForce) {
+  // Maximum widths (what each rank's memory holds) that bind on some ranks
+  // and not on others: the best under them, and a partition achieving it
+  // that keeps within them.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> speed(0.1, 1.0);
+  int bound = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int ranks = 1 + trial % 5, columns = 2 * ranks + trial % 17;
+    std::vector<double> cost(ranks);
+    for (auto& c : cost) c = 1.0 / speed(rng);
+    std::vector<int> most(ranks);
+    int total = 0;
+    for (auto& m : most) total += m = 2 + static_cast<int>(rng() % (columns - 2 * ranks + 3));
+    if (total < columns) most.back() += columns - total;
+    const double expected = brute_force_best(cost, columns, 2, most);
+    bound += expected > brute_force_best(cost, columns, 2) ? 1 : 0;
+    EXPECT_DOUBLE_EQ(best_bottleneck(cost, columns, 2, most), expected) << trial;
+    std::vector<int> reference(ranks, 2);
+    reference.back() += columns - 2 * ranks;
+    const auto w = best_widths_near(cost, reference, 2, most);
+    EXPECT_EQ(std::accumulate(w.begin(), w.end(), 0), columns) << trial;
+    for (int r = 0; r < ranks; ++r) {
+      EXPECT_GE(w[r], 2) << trial;
+      EXPECT_LE(w[r], most[r]) << trial << " rank " << r;
+    }
+    EXPECT_DOUBLE_EQ(bottleneck(w, cost), expected) << trial;
+  }
+  EXPECT_GT(bound, 100);  // the limits changed the answer in many trials
+}
+
+TEST(MinMaxPartition, MaximumWidthsAtScaleMatchTheGreedy) {
+  // 1024 ranks, a few thousand columns: the capped bisection gives what the
+  // column-by-column greedy gives when the limits do not bind, and the
+  // fastest ranks stop at their limits when they do.
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> log_cost(-1.0, 1.0);
+  std::vector<double> cost(1024);
+  for (auto& c : cost) c = std::pow(10.0, log_cost(rng));
+  const int columns = 20 * 1024;
+  const std::vector<int> loose(1024, columns);
+  EXPECT_EQ(best_bottleneck(cost, columns, 2, loose), column_by_column_best(cost, columns, 2));
+  const std::vector<int> tight(1024, 24);
+  const auto w = best_widths_near(cost, std::vector<int>(1024, 20), 2, tight);
+  EXPECT_EQ(std::accumulate(w.begin(), w.end(), 0), columns);
+  EXPECT_EQ(*std::max_element(w.begin(), w.end()), 24);
+  EXPECT_DOUBLE_EQ(bottleneck(w, cost), best_bottleneck(cost, columns, 2, tight));
+  EXPECT_GT(best_bottleneck(cost, columns, 2, tight), best_bottleneck(cost, columns, 2));
+}
+
+TEST(MinMaxPartition, MaximumWidthsThatCannotHoldTheColumnsRefused) {
+  const std::vector<double> cost{1.0, 1.0};
+  EXPECT_THROW(best_bottleneck(cost, 10, 2, std::vector<int>{4, 5}), std::invalid_argument);  // 9 < 10
+  EXPECT_THROW(best_bottleneck(cost, 10, 2, std::vector<int>{1, 9}), std::invalid_argument);  // below min
+  EXPECT_THROW(best_bottleneck(cost, 10, 2, std::vector<int>{10}), std::invalid_argument);    // one of two
+  EXPECT_DOUBLE_EQ(best_bottleneck(cost, 10, 2, std::vector<int>{3, 7}), 7.0);
 }
 
 TEST(MinMaxPartition, KeepsCutsThatNeedNotMove) {

@@ -247,6 +247,30 @@ TEST(Simulation, HomogeneousRanksWithNoiseStayStill) {
   EXPECT_LE(dif.time, 1.005 * off.time);
 }
 
+TEST(Simulation, MemoryLimitsHoldOnSixtyFourRanksAndTheBestWithinThemIsReached) {
+  // Every fourth rank at 0.25 speed, 5% noise: the fast ranks would take 25
+  // columns each (20 x 64 / (48 + 16 x 0.25) = 24.6), but their memory holds 23.
+  // No rank ever passes its limit, and the run converges on the best
+  // partition within the limits (the ratio is against that one).
+  std::vector<double> speeds(64, 1.0);
+  for (int r = 0; r < 64; r += 4) speeds[r] = 0.25;
+  SimConfig c = chain(64, BalanceMode::diffusive, list(speeds), 0.05);
+  const SimResult free = simulate(c);
+  EXPECT_GT(*std::max_element(free.final_columns.begin(), free.final_columns.end()), 23);
+  c.max_columns.assign(64, 23);
+  const SimResult r = simulate(c);
+  const auto& h = r.history;
+  for (int it = 0; it < h.iterations(); ++it)
+    for (int q = 0; q < 64; ++q)
+      ASSERT_LE(h.at(RecordField::column_end, it, q) - h.at(RecordField::column_begin, it, q), 23)
+          << "iteration " << it + 1 << " rank " << q;
+  EXPECT_GT(r.moved_columns, 0);
+  EXPECT_LE(*std::max_element(r.bottleneck_ratio.begin() + 50, r.bottleneck_ratio.end()), 1.05);
+  EXPECT_LE(r.bottleneck_ratio.back(), 1.05);
+  c.max_columns.assign(64, 19);  // 64 x 19 < 1280 columns: refused
+  EXPECT_THROW(simulate(c), std::invalid_argument);
+}
+
 TEST(Simulation, HistoryTilesTheColumnsEveryIteration) {
   const SimResult r = simulate(chain(8, BalanceMode::diffusive, "1,1,0.5,1,1,1,1,0.3", 0.05));
   const auto& h = r.history;

@@ -109,6 +109,9 @@ std::string format_report(const RunReport& r) {
         h.window_imbalance(n - k, n), k);
   }
   s += "\n";
+  if (!r.max_columns.empty())
+    s += fmt::format(" Memory holds at most {} columns per rank (the balancer kept within them)\n",
+                     fmt::join(r.max_columns, ","));
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.run.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
@@ -190,6 +193,7 @@ nlohmann::json to_json(const RunReport& r) {
   for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
   j["isa_supported"] = levels;
   j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
+  j["max_columns"] = r.max_columns;
   j["history"] = history_json(r.history);
   return j;
 }

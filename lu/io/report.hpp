@@ -31,8 +31,10 @@ struct RunReport {
   VerificationResult verification;
   std::string field_checksum;
   std::array<PhaseStats, PhaseTimers::kCount> phases{};
-  int balance_steps = 0;           // balancing steps that moved columns
-  int moved_columns = 0;           // columns moved, summed over steps and boundaries
+  int balance_steps = 0;  // balancing steps that moved columns
+  int moved_columns = 0;  // columns moved, summed over steps and boundaries
+  // Per rank, the most columns its memory let the balancer give it (empty: no limit).
+  std::vector<int> max_columns;
   RunHistory history;              // per iteration and rank
   std::vector<BalanceMove> moves;  // every balancing move
 

@@ -27,6 +27,12 @@ class RuntimeBalancing {
   /// price is timed). Returns whether a window was decided on.
   bool step(int iteration, std::span<const IterationRecord> history, LuSolver& solver);
 
+  /// The most columns each rank may hold (BalancerSession::set_max_widths).
+  void set_max_widths(std::vector<int> max_widths) {
+    balancer_.session().set_max_widths(std::move(max_widths));
+  }
+  [[nodiscard]] const std::vector<int>& max_widths() const { return balancer_.session().max_widths(); }
+
   [[nodiscard]] int steps() const { return balancer_.session().steps(); }
   /// What the balancer has learnt, for a checkpoint, and back (a restart on
   /// as many ranks continues it; BalancerSession::restore_state).

@@ -75,11 +75,17 @@ std::unique_ptr<LuSolver> make_solver(const RunContext& ctx, const Partition& pa
 }
 
 /// Step 5: the runtime balancer; every rank gathers all windows and makes the same decision.
-std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolver& solver) {
+std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolver& solver,
+                                                  std::optional<std::uint64_t> memory_room) {
   if (ctx.config.balance.mode != BalanceMode::diffusive) return nullptr;
   const BalancerSettings& settings = ctx.config.balance.diffusive;
+  // No rank is handed more columns than its memory holds.
+  std::vector<int> max_widths = memory_max_widths(ctx, solver.partition(), memory_room);
   auto balancing = as_run_error([&] {
-    return std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
+    auto b =
+        std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
+    b->set_max_widths(std::move(max_widths));
+    return b;
   });
   // The session migrates the solver itself (timing the step), so the hook returns nothing to apply.
   solver.set_rebalance([balancing, &solver](int it, std::span<const IterationRecord> history) {
@@ -171,10 +177,10 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);
-  check_memory(s.ctx, partition);
+  const std::optional<std::uint64_t> memory_room = check_memory(s.ctx, partition);
   s.solver = make_solver(s.ctx, partition);
   s.run = run_identity(s.ctx, partition, s.weights);
-  s.balancing = attach_balancer(s.ctx, *s.solver);
+  s.balancing = attach_balancer(s.ctx, *s.solver, memory_room);
   if (restart) continue_balancer(s.ctx, *restart, s.balancing.get());
   s.trace = attach_trace(s.ctx, *s.solver, s.run, s.balancing, restart ? restart->iteration : 0);
   // A restarted run prints its header once the checkpoint is accepted: a

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "lu/mpi/communicator.hpp"
@@ -156,16 +157,25 @@ std::string memory_shortfall(const std::string& host, int ranks, std::uint64_t n
       readable(available->bytes), available->source);
 }
 
-std::string node_memory_shortfall(MPI_Comm comm, std::uint64_t rank_bytes) {
+NodeMemory node_memory(MPI_Comm comm, std::uint64_t rank_bytes) {
   const Communicator node = Communicator::borrow(comm).node();
   const std::uint64_t needed = node.all_reduce_sum(rank_bytes);
-  if (node.rank() != 0) return "";
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(host, &length);
-  const auto forced = test_fault_available_memory();
-  const auto available = forced ? AvailableMemory{*forced, "NPBLU_TEST_FAULT"} : available_memory();
-  return memory_shortfall("node " + std::string(host, length), node.size(), needed, available);
+  NodeMemory out;
+  // The node's first rank reads the node's memory (the largest value: unknown).
+  constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t room = kUnknown;
+  if (node.rank() == 0) {
+    char host[MPI_MAX_PROCESSOR_NAME] = {};
+    int length = 0;
+    MPI_Get_processor_name(host, &length);
+    const auto forced = test_fault_available_memory();
+    const auto available = forced ? AvailableMemory{*forced, "NPBLU_TEST_FAULT"} : available_memory();
+    out.shortfall = memory_shortfall("node " + std::string(host, length), node.size(), needed, available);
+    if (available) room = available->bytes > needed ? available->bytes - needed : 0;
+  }
+  room = node.broadcast(room, 0);
+  if (room != kUnknown) out.room = room / static_cast<std::uint64_t>(node.size());
+  return out;
 }
 
 }  // namespace npblu

@@ -47,9 +47,18 @@ std::optional<AvailableMemory> available_memory();
 std::string memory_shortfall(const std::string& host, int ranks, std::uint64_t needed,
                              const std::optional<AvailableMemory>& available);
 
-/// Collective over `comm`: "" on every rank when every node has the memory
-/// its ranks' `rank_bytes` add up to; else, on the first rank of each node
-/// that lacks it, that node's memory_shortfall (elsewhere "").
-std::string node_memory_shortfall(MPI_Comm comm, std::uint64_t rank_bytes);
+/// What a node's memory says about its ranks' stripes.
+struct NodeMemory {
+  std::string shortfall;  // on the node's first rank, its memory_shortfall ("" elsewhere and when they fit)
+  // This rank's share of what the node has left once every rank there holds
+  // its stripe (the room divided evenly among them): what its stripe may
+  // grow by when the balancer moves columns. None where the node's memory is
+  // unknown; 0 when the stripes do not fit.
+  std::optional<std::uint64_t> room;
+};
+
+/// Collective over `comm`: each node adds up its ranks' `rank_bytes` and
+/// compares them with its available memory (or NPBLU_TEST_FAULT's).
+NodeMemory node_memory(MPI_Comm comm, std::uint64_t rank_bytes);
 
 }  // namespace npblu

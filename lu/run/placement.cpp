@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <span>
 
 #include "balance/node_probes.hpp"
 #include "balance/weights.hpp"
+#include "lu/mpi/communicator.hpp"
 #include "lu/run/memory_check.hpp"
 
 namespace npblu {
@@ -105,15 +108,26 @@ std::vector<double> agree_on_weights(const RunContext& ctx) {
 }
 
 /// Step 3b: see placement.hpp.
-void check_memory(const RunContext& ctx, const Partition& partition) {
-  if (!ctx.config.placement.check_memory) return;
+std::optional<std::uint64_t> check_memory(const RunContext& ctx, const Partition& partition) {
+  if (!ctx.config.placement.check_memory) return std::nullopt;
   const std::uint64_t mine = LuSolver::resident_bytes(ctx.problem.grid, partition[ctx.rank]);
-  const std::string shortfall = node_memory_shortfall(ctx.comm, mine);
+  const NodeMemory node = node_memory(ctx.comm, mine);
   const Problem& p = ctx.problem;
-  agree(shortfall.empty(),
+  agree(node.shortfall.empty(),
         fmt::format("{} on {} rank{}: {}", describe_problem(p.problem_class, p.grid, p.iterations, p.dt),
-                    ctx.ranks, ctx.ranks == 1 ? "" : "s", shortfall),
+                    ctx.ranks, ctx.ranks == 1 ? "" : "s", node.shortfall),
         ctx.comm);
+  return node.room;
+}
+
+std::vector<int> memory_max_widths(const RunContext& ctx, const Partition& partition,
+                                   std::optional<std::uint64_t> room) {
+  const ColumnRange owned = partition[ctx.rank];
+  const int unlimited = partition.interior().width();
+  const int mine = room ? LuSolver::widest_stripe(ctx.problem.grid, owned, *room) : unlimited;
+  std::vector<int> all = Communicator::borrow(ctx.comm).all_gather(std::span<const int>(&mine, 1));
+  const bool limited = std::any_of(all.begin(), all.end(), [&](int w) { return w < unlimited; });
+  return limited ? all : std::vector<int>{};
 }
 
 /// Step 3: the stripes, from --columns or the weights.

@@ -2,6 +2,8 @@
 // Where the stripes go at the start of a run: weights every rank agrees on
 // (equal, given on the command line or in a file, or measured) and the
 // partition from them or from --columns.
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "balance/partition.hpp"
@@ -17,6 +19,14 @@ Partition place_stripes(const RunContext& ctx, const std::vector<double>& weight
 /// Step 3b (collective), before anything is allocated: each node has the
 /// memory its ranks' stripes of `partition` need (lu/run/memory_check.hpp,
 /// unless --memory-check off); throws the same RunError on every rank if not.
-void check_memory(const RunContext& ctx, const Partition& partition);
+/// Returns this rank's share of the room its node has left (NodeMemory::room;
+/// none when unknown or not checked).
+std::optional<std::uint64_t> check_memory(const RunContext& ctx, const Partition& partition);
+/// Collective: the most columns each rank may hold for the run-time balancer,
+/// its stripe of `partition` grown within its `room` (LuSolver::widest_stripe;
+/// the whole interior where the room is unknown); empty when no rank is
+/// limited to less than the whole interior.
+std::vector<int> memory_max_widths(const RunContext& ctx, const Partition& partition,
+                                   std::optional<std::uint64_t> room);
 
 }  // namespace npblu

@@ -87,6 +87,7 @@ RunReport build_report(const RunContext& ctx, const RunIdentity& run, const LuSo
     report.balance_steps = balancing->steps();
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
+    report.max_columns = balancing->max_widths();
   }
   report.history = gather_history(result.history, ctx.comm);
   return report;

@@ -54,6 +54,13 @@ lu_test(checksum_W_diffusive mpi 600 same-checksum
   "3:W --balance diffusive --emulate-speeds 1,0.4,1 --balance-damping 0.5"
   "5:W --balance diffusive --emulate-speeds 1,1,1,1,0.3" "2:W --balance diffusive --emulate-speeds 1,1$<SEMICOLON>@100:1,0.4")
 
+# The balancer within each rank's memory: the node made to report what the stripes need plus 34
+# columns of room a rank (NPBLU_TEST_FAULT), the limits reported and no stripe of the run past them;
+# verified. Then the node's own memory: no limit.
+npblu_test(balance_within_memory ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/memory_cap_check.py
+           ${LU_TABLE_LAUNCH_ARGS} --workdir . -- W --balance diffusive --emulate-speeds 1,0.444)
+set_tests_properties(balance_within_memory PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+
 # Migration over several hops: a random new partition every few iterations
 # (two in three giving nearly all columns to the last, then the first rank, so
 # stripes jump to disjoint ranges), ending verified with the 1-rank field.
