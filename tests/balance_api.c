@@ -422,6 +422,58 @@ static void test_random_migration(void) {
   if (rank == 0) printf("random migration on %d ranks: 30 repartitions checked\n", size);
 }
 
+/* Rank 1 twice as slow per column: the others would take 240 / (size - 0.5) columns each, but
+ * their memory holds 240 / size + 5. No range ever passes its limit, the fast ranks end at theirs
+ * (the best partition within the limits), and limits that cannot hold the columns are refused alike
+ * on every rank, the balancer unchanged. */
+static void test_memory_limits(void) {
+  const int columns = 240;
+  double cost[8];
+  int limits[8], cuts[9];
+  for (int r = 0; r < size; ++r) cost[r] = 1e-4, limits[r] = columns / size + 5;
+  cost[1] = 2e-4;
+  npblu_balance_settings s;
+  npblu_balance_settings_default(&s);
+  s.core_share = 0; /* made-up times */
+  npblu_balancer* h = NULL;
+  CHECK(npblu_balancer_create(&h, MPI_COMM_WORLD, columns, NULL, NULL, &s, NULL, 0) == NPBLU_OK, "create");
+  int too_few[8];
+  for (int r = 0; r < size; ++r) too_few[r] = columns / size - 1;
+  const int status = npblu_balancer_set_max_widths(h, too_few);
+  CHECK(status == NPBLU_ERROR_ARGUMENT, "limits adding up to fewer than the columns: status %d", status);
+  CHECK(same_on_all(status, npblu_balancer_error_message(h)), "refused limits: not the same on every rank");
+  CHECK(strstr(npblu_balancer_error_message(h), "npblu_balancer_set_max_widths: the ranks' maximum widths") !=
+            NULL,
+        "message: %s", npblu_balancer_error_message(h));
+  CHECK(npblu_balancer_set_max_widths(h, limits) == NPBLU_OK, "set limits: %s",
+        npblu_balancer_error_message(h));
+  int widest = 0;
+  for (int it = 0; it < 200; ++it) {
+    npblu_balancer_cuts(h, cuts);
+    for (int r = 0; r < size; ++r) {
+      widest = cuts[r + 1] - cuts[r] > widest ? cuts[r + 1] - cuts[r] : widest;
+      CHECK(cuts[r + 1] - cuts[r] <= limits[r], "iteration %d: rank %d holds %d columns, limit %d", it, r,
+            cuts[r + 1] - cuts[r], limits[r]);
+    }
+    double compute, wait;
+    fake_iteration(cuts, cost, &compute, &wait);
+    int changed = 0;
+    CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed: %s",
+          npblu_balancer_error_message(h));
+    if (changed) CHECK(npblu_balancer_migrate(h, 0, NULL, NULL, NULL, 0) == NPBLU_OK, "migrate");
+  }
+  npblu_balancer_cuts(h, cuts);
+  for (int r = 0; r < size; ++r)
+    if (r != 1)
+      CHECK(cuts[r + 1] - cuts[r] == limits[r], "fast rank %d ends at %d, not its limit %d", r,
+            cuts[r + 1] - cuts[r], limits[r]);
+  if (rank == 0)
+    printf("memory limits of %d columns a rank: widest range %d; rank 1 ends at %d\n", limits[0], widest,
+           cuts[2] - cuts[1]);
+  CHECK(npblu_balancer_set_max_widths(h, NULL) == NPBLU_OK, "limits removed");
+  npblu_balancer_destroy(&h);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -433,6 +485,7 @@ int main(int argc, char** argv) {
   }
   test_bad_inputs();
   test_convergence();
+  test_memory_limits();
   test_still_under_noise();
   test_first_step_priced();
   test_random_migration();

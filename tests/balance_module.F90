@@ -6,7 +6,8 @@
 ! on every rank), a balancer fed by a code whose rank 1 is twice as slow
 ! moving columns, two arrays of different element types (a halo of one and
 ! none) migrated with ALLOCATE + migrate + MOVE_ALLOC, every owned column
-! arriving bitwise. Run on 2 or more ranks; MPI_Abort on failure.
+! arriving bitwise; memory limits set, refused and removed. Run on 2 or more ranks; MPI_Abort on
+! failure.
 program balance_module
   use, intrinsic :: iso_fortran_env, only: int32, real64
 #ifdef WITH_F08
@@ -113,6 +114,17 @@ contains
     if (rank == 0) print '(a,f8.1,a,f8.1)', 'bottleneck ', maxval(widths * cost), ', best ', best_bottleneck(cost)
     call check(maxval(widths * cost) <= best_bottleneck(cost) + 2 * maxval(cost), &
                'the balanced partition is far from the best')
+
+    ! Memory limits: fewer columns than the balancer holds refused, the present widths accepted,
+    ! an empty list removes them.
+    call npblu_balancer_set_max_widths(bal, widths - 1, ierr)
+    call npblu_balancer_error_message(bal, message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'maximum widths') > 0, &
+               'limits below the columns accepted: '//trim(message))
+    call npblu_balancer_set_max_widths(bal, widths, ierr)
+    call check(ierr == NPBLU_OK, 'limits at the present widths refused')
+    call npblu_balancer_set_max_widths(bal, widths(:0), ierr)
+    call check(ierr == NPBLU_OK, 'limits not removed')
 
     ! A bad halo is refused on every rank, nothing moved.
     call npblu_balancer_migrate(bal, u, u, 8, -1, ierr)

@@ -116,6 +116,15 @@ NPBLU_API int npblu_balancer_feed(npblu_balancer* handle, double compute_seconds
  * Bad or differing widths: NPBLU_ERROR_ARGUMENT on every rank, nothing changed. */
 NPBLU_API int npblu_balancer_set_widths(npblu_balancer* handle, const int* widths);
 
+/* Collective: the most columns each rank may own, max_widths[0..ranks-1]
+ * (what each rank's memory holds of the caller's arrays), each at least
+ * min_width, adding up to at least the column count; NULL removes the
+ * limits. From then on no decision hands a rank more: the target is the best
+ * partition within the limits. (A range already wider than its limit is
+ * narrowed only when a decision moves columns.) Bad or differing values:
+ * NPBLU_ERROR_ARGUMENT on every rank, nothing changed. */
+NPBLU_API int npblu_balancer_set_max_widths(npblu_balancer* handle, const int* max_widths);
+
 /* This rank's current range [*begin, *end); and the one before the last
  * feed (the range the caller's arrays are laid out on until it migrates). */
 NPBLU_API int npblu_balancer_columns(const npblu_balancer* handle, int* begin, int* end);

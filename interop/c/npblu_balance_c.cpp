@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -241,6 +242,23 @@ int set_widths(npblu_balancer* h, const int* widths) {
   return NPBLU_OK;
 }
 
+/// Collective: the most columns each rank may own (null: no limit).
+int set_max_widths(npblu_balancer* h, const int* max_widths) {
+  const int ranks = h->balancer.session().current().ranks();
+  npblu::c_api::ArgumentText arguments;
+  if (!max_widths) arguments.add("null");
+  for (int r = 0; max_widths && r < ranks; ++r) arguments.add(max_widths[r]);
+  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_max_widths", arguments.str());
+  // (the same limits on every rank from here: the same verdict everywhere)
+  try {
+    h->balancer.session().set_max_widths(max_widths ? std::vector<int>(max_widths, max_widths + ranks)
+                                                    : std::vector<int>{});
+  } catch (const std::invalid_argument& e) {
+    return fail(h, NPBLU_ERROR_ARGUMENT, std::string("npblu_balancer_set_max_widths: ") + e.what());
+  }
+  return NPBLU_OK;
+}
+
 void write_cuts(const Partition& p, int* cuts) {
   for (int r = 0; r < p.ranks(); ++r) cuts[r] = p[r].begin;
   cuts[p.ranks()] = p.interior().end;
@@ -364,6 +382,10 @@ int npblu_balancer_feed(npblu_balancer* h, double compute_seconds, double wait_s
 
 int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
   return guarded(h, [&] { return set_widths(h, widths); });
+}
+
+int npblu_balancer_set_max_widths(npblu_balancer* h, const int* max_widths) {
+  return guarded(h, [&] { return set_max_widths(h, max_widths); });
 }
 
 int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {

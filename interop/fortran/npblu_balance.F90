@@ -42,7 +42,7 @@ module npblu_balance
 
   public :: npblu_partition_from_weights, npblu_balancer_create, npblu_balancer_destroy, npblu_balancer_feed, &
             npblu_balancer_columns, npblu_balancer_previous_columns, npblu_balancer_set_widths, &
-            npblu_balancer_last_decision, npblu_balancer_totals, npblu_balancer_migrate, &
+            npblu_balancer_set_max_widths, npblu_balancer_last_decision, npblu_balancer_totals, npblu_balancer_migrate, &
             npblu_balancer_error_message
 
   interface npblu_partition_from_weights
@@ -68,6 +68,9 @@ module npblu_balance
   end interface
   interface npblu_balancer_set_widths
     module procedure set_widths_i4, set_widths_i8
+  end interface
+  interface npblu_balancer_set_max_widths
+    module procedure set_max_widths_i4, set_max_widths_i8
   end interface
   interface npblu_balancer_last_decision
     module procedure last_decision_i4, last_decision_i8
@@ -130,6 +133,10 @@ module npblu_balance
       import :: c_ptr, c_int
       type(c_ptr), value :: handle
       integer(c_int), intent(in) :: widths(*)
+    end function
+    integer(c_int) function c_set_max_widths(handle, max_widths) bind(c, name="npblu_balancer_set_max_widths")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: handle, max_widths  ! max_widths: c_null_ptr removes the limits
     end function
     integer(c_int) function c_last_decision(handle, moved, moves, before, after) &
         bind(c, name="npblu_balancer_last_decision")
@@ -241,6 +248,7 @@ contains
 #define COLUMNS columns_i4
 #define PREVIOUS_COLUMNS previous_columns_i4
 #define SET_WIDTHS set_widths_i4
+#define SET_MAX_WIDTHS set_max_widths_i4
 #define LAST_DECISION last_decision_i4
 #define TOTALS totals_i4
 #define MIGRATE migrate_i4
@@ -254,6 +262,7 @@ contains
 #undef COLUMNS
 #undef PREVIOUS_COLUMNS
 #undef SET_WIDTHS
+#undef SET_MAX_WIDTHS
 #undef LAST_DECISION
 #undef TOTALS
 #undef MIGRATE
@@ -267,6 +276,7 @@ contains
 #define COLUMNS columns_i8
 #define PREVIOUS_COLUMNS previous_columns_i8
 #define SET_WIDTHS set_widths_i8
+#define SET_MAX_WIDTHS set_max_widths_i8
 #define LAST_DECISION last_decision_i8
 #define TOTALS totals_i8
 #define MIGRATE migrate_i8
