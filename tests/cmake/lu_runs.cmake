@@ -100,7 +100,6 @@ lu_test(checksum_W_wait_planes mpi 600 same-checksum
   "2:W --wait auto --planes-per-message 4 --balance diffusive --emulate-speeds 1,0.444")
 
 # Partition traces (HDF5), read back with Debian's python3-h5py.
-find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH REQUIRED)
 set(TRACE_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py
     --lu $<TARGET_FILE:lu> ${MPI_LAUNCH_ARGS} --workdir .)
 npblu_test(trace_W_diffusive_schema ${TRACE_CHECK} schema --np 3 --
