@@ -74,14 +74,19 @@ std::uint64_t LuSolver::resident_bytes(const GridSize& g, ColumnRange owned) {
          (SweepWorkspace::doubles(g) + ResidualWorkspace::doubles(g)) * sizeof(double);
 }
 
-int LuSolver::widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room) {
-  // d more columns cost 3 d columns of the fields, plus a second u of
-  // (width + d + 2 halos) columns while it moves: 4 d + width + 2 kStateHalo.
-  const std::uint64_t columns = room / column_bytes(g);
-  const std::uint64_t copy = std::uint64_t(owned.width()) + 2 * kStateHalo;
-  const std::uint64_t more = columns > copy ? (columns - copy) / 4 : 0;
+int LuSolver::widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room, bool in_place) {
+  const std::uint64_t room_columns = room / column_bytes(g);
   const int interior = g.interior_columns().width();
-  return static_cast<int>(std::min<std::uint64_t>(std::uint64_t(interior), owned.width() + more));
+  // Columns of the fields a stripe d columns wider may hold beyond today's.
+  const auto extra = [&](int d) {
+    const int width = owned.width() + d;
+    const std::uint64_t spare = 3 * 2 * std::uint64_t(Field5::headroom(width + 2 * kStateHalo));
+    const std::uint64_t copy = in_place ? 0 : std::uint64_t(width + 2 * kStateHalo);
+    return 3 * std::uint64_t(d) + spare + copy;
+  };
+  int d = 0;
+  while (owned.width() + d < interior && extra(d + 1) <= room_columns) ++d;
+  return owned.width() + d;
 }
 
 void LuSolver::repartition(const Partition& next) {
@@ -101,10 +106,12 @@ void LuSolver::repartition(const Partition& next) {
 
 void LuSolver::reserve_migration_headroom() {
   const GridSize& g = config_.grid;
+  grows_in_place_ = true;
   for (Field5* f : {&u_, &rsd_, &frct_}) {
     // Address space for the whole grid where the system allows it (no step
     // ever copies a kept column), else one headroom at each inner end.
     if (f->reserve_address_space({0, g.ny})) continue;
+    grows_in_place_ = false;
     const ColumnRange c = f->columns();
     f->reserve(c.widened(Field5::headroom(c.width()), 0, g.ny));
   }

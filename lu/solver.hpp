@@ -83,10 +83,16 @@ class LuSolver {
   [[nodiscard]] static std::uint64_t resident_bytes(const GridSize& g, ColumnRange owned);
   /// The widest stripe a rank owning `owned` may grow to when `room` more
   /// bytes are all it may use: each column gained is one more column of u,
-  /// rsd and frct, and a field that outgrows its storage exists twice while
-  /// it moves (u, the largest, at the new width). At least owned's width, at
-  /// most the grid's interior.
-  [[nodiscard]] static int widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room);
+  /// rsd and frct; each field may keep two headrooms of spare columns it
+  /// once stored (Field5::release_spare); and unless the fields grow
+  /// `in_place` (grows_in_place()), a field that outgrows its storage exists
+  /// twice while it moves (u, the largest, at the new width). At least
+  /// owned's width, at most the grid's interior.
+  [[nodiscard]] static int widest_stripe(const GridSize& g, ColumnRange owned, std::uint64_t room,
+                                         bool in_place);
+  /// Whether every field has address space for the whole grid
+  /// (reserve_migration_headroom), so that no migration ever copies one.
+  [[nodiscard]] bool grows_in_place() const { return grows_in_place_; }
 
   /// The whole NPB LU benchmark: initialise, one warm-up iteration, reset,
   /// the timed iterations, then the error norms and the surface integral
@@ -228,6 +234,7 @@ class LuSolver {
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
   AutomaticWait automatic_wait_;
+  bool grows_in_place_ = false;  // reserve_migration_headroom got the whole grid for every field
   RebalanceHook rebalance_;
   std::function<void(int, std::span<const IterationRecord>)> iteration_hook_;
   double warmup_seconds_ = 0.0;

@@ -6,12 +6,13 @@
 
 Two ranks on one node. First asks lu, with NPBLU_TEST_FAULT=available-memory=1000, what the two
 stripes need (its refusal names the bytes, to 10 kB). Then gives the node exactly that plus ROOM
-columns a rank (of u's column bytes) and runs lu CLASS ARGS (a diffusive run whose slow rank 1
-makes rank 0 want more columns than ROOM lets it hold). LuSolver::widest_stripe says a rank of
-width w may grow by (ROOM - w - 4) / 4 columns (3 fields a column, and u copied once while it moves,
-with its 2 halo columns a side): the JSON report's max_columns must say so, no stripe of the run
-(the start and every move in balance_moves) may pass it, and the run must verify. ROOM is chosen
-mid-way between two steps of the division, so the refusal's rounding cannot change the answer.
+columns a rank (of one field's column bytes) and runs lu CLASS ARGS (a diffusive run whose slow
+rank 1 makes rank 0 want more columns than ROOM lets it hold). LuSolver::widest_stripe says how far
+a rank of width w may grow (widest() below: 3 fields a column and their spare columns; the fields
+grow in place, as Linux gives them the grid's address space): the JSON report's max_columns must
+say so, no stripe of the run (the start and every move in balance_moves) may pass it, and the run
+must verify. ROOM is mid-way between two steps of widest(), so the refusal's rounding cannot change
+the answer.
 Then the same run with the node's real memory: no limit reported.
 """
 import argparse
@@ -24,8 +25,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bad_input_table as bit  # noqa: E402  (the launch options, the rank wrapper, the checks)
 
 GRID = {"S": 12, "W": 33, "A": 64}
-ROOM = 34  # columns of room a rank: mid-way between 32 and 36, where (ROOM - w - 4) / 4 steps for w = 16, 15
+ROOM = 25.5  # columns of room a rank: mid-way between 24 and 27, where widest() steps for w = 16, 15
 UNITS = {"bytes": 1, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+
+def headroom(width):
+    """Field5::headroom: spare columns a field keeps at an edge."""
+    return max(2, -(-width // 32))
+
+
+def widest(width, room):
+    """LuSolver::widest_stripe with the fields growing in place (Linux reserves them the grid's address
+    space): d more columns cost 3 d columns of the fields and 2 headrooms of spare columns a field."""
+    d = 0
+    while 3 * (d + 1) + 6 * headroom(width + d + 1 + 4) <= room:
+        d += 1
+    return width + d
 
 
 def needed_bytes(ctx, np, args):
@@ -71,7 +86,7 @@ def main():
     np, n = 2, GRID[args[0]]
     column = n * n * 5 * 8  # one column of one field: nx * nz * 5 doubles
     start = [(n - 2 + 1) // 2, (n - 2) // 2]
-    expected = [w + (ROOM - w - 4) // 4 for w in start]
+    expected = [widest(w, int(ROOM)) for w in start]
     needed = needed_bytes(ctx, np, args)
     report = run_json(ctx, np, args, int(needed + np * ROOM * column))
     if report["max_columns"] != expected:

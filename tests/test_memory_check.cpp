@@ -41,24 +41,38 @@ TEST(MemoryCheck, ResidentBytesCountEachFieldsHalo) {
   EXPECT_EQ(LuSolver::resident_bytes(g, {1, 3}), (5 + 4 + 2) * column + workspace_bytes(g));
 }
 
-TEST(MemoryCheck, WidestStripeFitsTheRoomWithAMovedCopyOfU) {
-  // A stripe grown by d columns stores 3 d more columns of the fields, and u
-  // (width + d + 4 columns) may exist twice while it moves.
+TEST(MemoryCheck, WidestStripeFitsTheRoom) {
+  // A stripe grown by d columns stores 3 d more columns of the fields, each
+  // field may keep 2 headrooms of spare columns (2 each at these widths:
+  // 12 in all), and where the fields cannot grow in place u (width + d + 4
+  // columns) exists twice while it moves.
   const GridSize g{12, 33, 10};
   const std::uint64_t column = 12 * 10 * 5 * sizeof(double);
   const ColumnRange owned{8, 16};  // 8 columns in the middle: every halo stored
-  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 0), 8);
-  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 12 * column - 1), 8);  // 4 d + 12 columns for d = 0
-  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 16 * column), 9);
-  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 55 * column), 18);
-  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 1000 * column), 31);  // no more than the interior
-  for (std::uint64_t room = 0; room < 200 * column; room += column / 3) {
-    const int widest = LuSolver::widest_stripe(g, owned, room);
-    const ColumnRange grown{owned.begin, owned.begin + widest};
-    const std::uint64_t copy_of_u = std::uint64_t(widest + 4) * column;
-    if (widest > owned.width() && widest < 31) {  // (a stripe that does not grow moves nothing)
-      EXPECT_LE(LuSolver::resident_bytes(g, grown) + copy_of_u, LuSolver::resident_bytes(g, owned) + room)
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 0, true), 8);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 15 * column - 1, true), 8);  // 3 + 12 for the first column
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 15 * column, true), 9);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 42 * column, true), 18);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 1000 * column, true), 31);    // no more than the interior
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 28 * column - 1, false), 8);  // 3 + 12 + 13 (u at 9 + 4)
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 28 * column, false), 9);
+  EXPECT_EQ(LuSolver::widest_stripe(g, owned, 64 * column, false), 18);  // 30 + 12 + 22
+  for (const bool in_place : {true, false}) {
+    for (std::uint64_t room = 0; room < 200 * column; room += column / 3) {
+      const int widest = LuSolver::widest_stripe(g, owned, room, in_place);
+      // (Nothing grows; or the stripe reaches the grid's edge, where halos are clipped.)
+      if (widest == owned.width() || owned.begin + widest + 1 + 2 > g.ny) continue;
+      const ColumnRange grown{owned.begin, owned.begin + widest};
+      const std::uint64_t spare = 3 * 2 * std::uint64_t(Field5::headroom(widest + 4)) * column;
+      const std::uint64_t copy_of_u = in_place ? 0 : std::uint64_t(widest + 4) * column;
+      EXPECT_LE(LuSolver::resident_bytes(g, grown) + spare + copy_of_u,
+                LuSolver::resident_bytes(g, owned) + room)
           << room;
+      // and one column more would not fit
+      const ColumnRange wider{owned.begin, owned.begin + widest + 1};
+      const std::uint64_t more = 3 * 2 * std::uint64_t(Field5::headroom(widest + 5)) * column +
+                                 (in_place ? 0 : std::uint64_t(widest + 5) * column);
+      EXPECT_GT(LuSolver::resident_bytes(g, wider) + more, LuSolver::resident_bytes(g, owned) + room) << room;
     }
   }
 }

@@ -79,18 +79,17 @@ std::shared_ptr<RuntimeBalancing> attach_balancer(const RunContext& ctx, LuSolve
                                                   std::optional<std::uint64_t> memory_room) {
   if (ctx.config.balance.mode != BalanceMode::diffusive) return nullptr;
   const BalancerSettings& settings = ctx.config.balance.diffusive;
-  // No rank is handed more columns than its memory holds.
-  std::vector<int> max_widths = memory_max_widths(ctx, solver.partition(), memory_room);
   auto balancing = as_run_error([&] {
-    auto b =
-        std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
-    b->set_max_widths(std::move(max_widths));
-    return b;
+    return std::make_shared<RuntimeBalancing>(settings, solver.partition(), ctx.problem.iterations, ctx.comm);
   });
   // The session migrates the solver itself (timing the step), so the hook returns nothing to apply.
   solver.set_rebalance([balancing, &solver](int it, std::span<const IterationRecord> history) {
     return balancing->step(it, history, solver);
   });
+  // No rank is handed more columns than its memory holds (how the fields
+  // grow is known once set_rebalance has reserved their room).
+  std::vector<int> max_widths = memory_max_widths(ctx, solver, memory_room);
+  as_run_error([&] { balancing->set_max_widths(std::move(max_widths)); });
   return balancing;
 }
 

@@ -120,11 +120,12 @@ std::optional<std::uint64_t> check_memory(const RunContext& ctx, const Partition
   return node.room;
 }
 
-std::vector<int> memory_max_widths(const RunContext& ctx, const Partition& partition,
+std::vector<int> memory_max_widths(const RunContext& ctx, const LuSolver& solver,
                                    std::optional<std::uint64_t> room) {
-  const ColumnRange owned = partition[ctx.rank];
-  const int unlimited = partition.interior().width();
-  const int mine = room ? LuSolver::widest_stripe(ctx.problem.grid, owned, *room) : unlimited;
+  const ColumnRange owned = solver.partition()[ctx.rank];
+  const int unlimited = solver.partition().interior().width();
+  const int mine =
+      room ? LuSolver::widest_stripe(ctx.problem.grid, owned, *room, solver.grows_in_place()) : unlimited;
   std::vector<int> all = Communicator::borrow(ctx.comm).all_gather(std::span<const int>(&mine, 1));
   const bool limited = std::any_of(all.begin(), all.end(), [&](int w) { return w < unlimited; });
   return limited ? all : std::vector<int>{};

@@ -23,10 +23,10 @@ Partition place_stripes(const RunContext& ctx, const std::vector<double>& weight
 /// none when unknown or not checked).
 std::optional<std::uint64_t> check_memory(const RunContext& ctx, const Partition& partition);
 /// Collective: the most columns each rank may hold for the run-time balancer,
-/// its stripe of `partition` grown within its `room` (LuSolver::widest_stripe;
-/// the whole interior where the room is unknown); empty when no rank is
-/// limited to less than the whole interior.
-std::vector<int> memory_max_widths(const RunContext& ctx, const Partition& partition,
+/// its stripe in `solver` grown within its `room` (LuSolver::widest_stripe,
+/// once the solver has reserved room to migrate; the whole interior where the
+/// room is unknown); empty when no rank is limited to less than the whole interior.
+std::vector<int> memory_max_widths(const RunContext& ctx, const LuSolver& solver,
                                    std::optional<std::uint64_t> room);
 
 }  // namespace npblu

@@ -54,7 +54,7 @@ lu_test(checksum_W_diffusive mpi 600 same-checksum
   "3:W --balance diffusive --emulate-speeds 1,0.4,1 --balance-damping 0.5"
   "5:W --balance diffusive --emulate-speeds 1,1,1,1,0.3" "2:W --balance diffusive --emulate-speeds 1,1$<SEMICOLON>@100:1,0.4")
 
-# The balancer within each rank's memory: the node made to report what the stripes need plus 34
+# The balancer within each rank's memory: the node made to report what the stripes need plus 25.5
 # columns of room a rank (NPBLU_TEST_FAULT), the limits reported and no stripe of the run past them;
 # verified. Then the node's own memory: no limit.
 npblu_test(balance_within_memory ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/memory_cap_check.py
