@@ -10,7 +10,6 @@
 // reports and takes the same decision.
 #include <limits>
 #include <span>
-#include <stdexcept>
 #include <vector>
 
 #include "balance/diffusive_balancer.hpp"
@@ -76,9 +75,7 @@ class BalancerSession {
   /// measures its own nodes. Throws std::invalid_argument unless there is one
   /// per rank, each at least min_width, adding up to the columns.
   void set_max_widths(std::vector<int> max_widths) {
-    if (!max_widths.empty() && static_cast<int>(max_widths.size()) != current_.ranks())
-      throw std::invalid_argument("one maximum width per rank needed");
-    balancer_.set_max_widths(std::move(max_widths), current_.interior().width());
+    balancer_.set_max_widths(std::move(max_widths), current_.ranks(), current_.interior().width());
   }
   [[nodiscard]] const std::vector<int>& max_widths() const { return balancer_.max_widths(); }
 

@@ -231,8 +231,8 @@ std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
   return outside || !moved ? target : next;
 }
 
-void DiffusiveBalancer::set_max_widths(std::vector<int> max_widths, int columns) {
-  check_max_widths(max_widths, static_cast<int>(max_widths.size()), columns, settings_.min_width);
+void DiffusiveBalancer::set_max_widths(std::vector<int> max_widths, int ranks, int columns) {
+  check_max_widths(max_widths, ranks, columns, settings_.min_width);
   max_widths_ = std::move(max_widths);
 }
 
@@ -240,7 +240,6 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
                                           StepOutlook outlook) {
   const int ranks = current.ranks();
   if (static_cast<int>(window.size()) != ranks) throw std::invalid_argument("one window per rank needed");
-  check_max_widths(max_widths_, ranks, current.interior().width(), settings_.min_width);
   const std::vector<int> widths = current.widths();
   BalanceDecision d{current, std::vector<int>(std::max(0, ranks - 1), 0)};
   if (ranks < 2) return d;

@@ -124,8 +124,10 @@ class DiffusiveBalancer {
 
   /// The most columns each rank may hold (what its memory can; empty: no
   /// limit): no target, and no step toward it, puts more on a rank. Throws
-  /// std::invalid_argument unless check_max_widths accepts them for `columns`.
-  void set_max_widths(std::vector<int> max_widths, int columns);
+  /// std::invalid_argument unless check_max_widths accepts them for `ranks`
+  /// and `columns` (best_widths_near checks them again against each
+  /// decision's partition).
+  void set_max_widths(std::vector<int> max_widths, int ranks, int columns);
   [[nodiscard]] const std::vector<int>& max_widths() const { return max_widths_; }
 
   /// Decides the next stripes from every rank's window (indexed by rank,

@@ -15,17 +15,6 @@
 
 namespace npblu::sim {
 
-double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds,
-                        std::span<const int> max_columns) {
-  std::vector<double> cost(speeds.size());
-  int columns = 0;
-  for (std::size_t r = 0; r < speeds.size(); ++r) {
-    cost[r] = 1.0 / speeds[r];
-    columns += widths[r];
-  }
-  return bottleneck(widths, cost) / best_bottleneck(cost, columns, kMinimumColumnWidth, max_columns);
-}
-
 namespace {
 
 std::vector<double> speeds_at(const SimConfig& c, int iteration) {

@@ -70,12 +70,6 @@ struct SimResult {
   std::vector<DecisionRecord> decisions;  // the session's log: the steps that moved columns
 };
 
-/// max_r width_r / speed_r over the same for the best whole-column
-/// partition (min_width kMinimumColumnWidth; within `max_columns` when
-/// given): 1 is the best possible.
-double bottleneck_ratio(std::span<const int> widths, std::span<const double> speeds,
-                        std::span<const int> max_columns = {});
-
 /// Throws std::invalid_argument on an inconsistent configuration.
 SimResult simulate(const SimConfig& config);
 

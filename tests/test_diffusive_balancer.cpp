@@ -51,7 +51,7 @@ TEST(DiffusiveBalancer, NoRankHandedMoreThanItsMaximumWidth) {
   // never pass it either, and a limit too small to hold the columns is refused.
   const std::vector<double> cost{1.0, 2.25};
   DiffusiveBalancer b(settings());
-  b.set_max_widths({36, 62}, 62);
+  b.set_max_widths({36, 62}, 2, 62);
   // (A smaller gain than without the limit: it waits for its horizon to pay the step.)
   Partition p = Partition::equal({1, 63}, 2);
   int steps = 0;
@@ -64,15 +64,15 @@ TEST(DiffusiveBalancer, NoRankHandedMoreThanItsMaximumWidth) {
   EXPECT_EQ(p.widths(), (std::vector<int>{36, 26}));
   EXPECT_EQ(steps, 1);
   DiffusiveBalancer half(settings(0.0, 0.5));
-  half.set_max_widths({33, 62}, 62);
+  half.set_max_widths({33, 62}, 2, 62);
   Partition q = Partition::equal({1, 63}, 2);
   for (int step = 0; step < 10; ++step) {
     q = half.decide(q, window_for(q, cost), {0.0, 200.0}).partition;
     EXPECT_LE(q.widths()[0], 33) << "step " << step;
   }
   EXPECT_EQ(q.widths()[0], 33);
-  EXPECT_THROW(b.set_max_widths({30, 30}, 62), std::invalid_argument);
-  EXPECT_THROW(b.set_max_widths({36}, 62), std::invalid_argument);
+  EXPECT_THROW(b.set_max_widths({30, 30}, 2, 62), std::invalid_argument);
+  EXPECT_THROW(b.set_max_widths({36}, 2, 62), std::invalid_argument);
 }
 
 TEST(DiffusiveBalancer, OneDampingFractionForTheWholeChain) {
