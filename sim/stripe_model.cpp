@@ -6,10 +6,7 @@
 namespace npblu::sim {
 
 StripeModel::StripeModel(GridSize grid, CostModel cost, int ranks)
-    : cost_(cost),
-      costs_(grid, cost),
-      clock_(ranks, 0.0),
-      done_(std::size_t(ranks) * std::max(0, grid.nz - 2), 0.0) {
+    : costs_(grid, cost), clock_(ranks, 0.0), done_(std::size_t(ranks) * std::max(0, grid.nz - 2), 0.0) {
   if (ranks < 1) throw std::invalid_argument("the model needs at least one rank");
 }
 

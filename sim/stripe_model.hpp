@@ -30,10 +30,8 @@ class StripeModel final : public IterationModel {
   }
   void synchronise(double seconds, std::vector<RankIteration>& out) override;
   [[nodiscard]] double elapsed() const override;
-  [[nodiscard]] const CostModel& cost() const { return cost_; }
 
  private:
-  CostModel cost_;
   ScheduleCosts costs_;
   std::vector<double> clock_;  // per rank: when it is free
   std::vector<double> done_;   // per rank and plane: when the plane's row was sent

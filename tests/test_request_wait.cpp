@@ -1,9 +1,11 @@
-// How ranks wait for messages: the option values and the automatic choice
-// from the rank's core share.
+// How ranks wait for messages: the option values, the automatic choice from
+// the rank's core share and its peers, and the library's own yield flag.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "lu/mpi/request_wait.hpp"
 
@@ -33,9 +35,32 @@ TEST(AutomaticWait, SpinsOnADedicatedCoreAndSleepsOnASharedOne) {
   EXPECT_EQ(w.update(0.0085, 0.0015), WaitMode::spin);  // 0.85: inside the gap, stays
 }
 
-TEST(AutomaticWait, NeverSleepsWhenItsCoreIsSharedWithAnotherRank) {
-  AutomaticWait w(false);
+TEST(AutomaticWait, SpinsOnCoresSharedWithPeersWhenTheLibraryYields) {
+  AutomaticWait w(CorePeers::yielding);
+  EXPECT_EQ(w.current(), WaitMode::spin);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(w.update(0.001, 0.009), WaitMode::spin);
+}
+
+TEST(AutomaticWait, SleepsOnCoresSharedWithPeersWhenTheLibrarySpins) {
+  AutomaticWait w(CorePeers::spinning);
+  EXPECT_EQ(w.current(), WaitMode::sleep);              // from the first message on
+  EXPECT_EQ(w.update(0.010, 0.0001), WaitMode::sleep);  // a full share now and then changes nothing
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(w.update(0.001, 0.009), WaitMode::sleep);
+}
+
+// Run twice by ctest: as a unit test (no setting: Open MPI yields only on an
+// oversubscribed node, which a single process is not) and with Open MPI told
+// to yield (OMPI_MCA_mpi_yield_when_idle=1, tests/cmake/...): the flag read
+// through MPI_T must be the library's. Other libraries have no such flag.
+TEST(MpiYield, TheLibrarysOwnFlagIsRead) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  const bool open_mpi = std::string_view(version, length).find("Open MPI") != std::string_view::npos;
+  const char* forced = std::getenv("OMPI_MCA_mpi_yield_when_idle");
+  const bool expected = open_mpi && forced != nullptr && std::string_view(forced) == "1";
+  EXPECT_EQ(mpi_yields_while_polling(), expected) << version;
+  EXPECT_EQ(core_peers(MPI_COMM_SELF), CorePeers::none);
 }
 
 TEST(AutomaticWait, ASingleRankSharesItsCoresWithNoPeer) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -50,10 +52,10 @@ std::string to_string(WaitMode mode) {
 
 WaitMode AutomaticWait::update(double on_cpu, double run_delay) {
   const double busy = on_cpu + run_delay;
-  if (busy > 0.0) {
+  if (peers_ == CorePeers::none && busy > 0.0) {
     const double share = on_cpu / busy;
     shared_streak_ = share < kSleepBelowShare ? shared_streak_ + 1 : 0;
-    if (shared_streak_ >= kSharedIterations && may_sleep_) current_ = WaitMode::sleep;
+    if (shared_streak_ >= kSharedIterations) current_ = WaitMode::sleep;
     if (share > kSpinAboveShare) current_ = WaitMode::spin;
   }
   return current_;
@@ -127,6 +129,57 @@ bool shares_core_with_peer(MPI_Comm comm) {
   for (std::uint64_t word : mine) cores += std::popcount(word);
   for (int r = 0; r < ranks; ++r) confined += subset(&all[std::size_t(r) * kMaskWords], mine.data()) ? 1 : 0;
   return confined > cores;
+}
+
+namespace {
+
+/// The value of the boolean or integer MPI_T control variable `name` (not
+/// bound to an MPI object); nullopt where the library has no such variable.
+/// The tool interface is initialised and left so (calls nest; MPI_T may be
+/// used before, during and after MPI_Init): MPICH 4.0.2 crashes in
+/// MPI_T_cvar_get_num in a session begun after an earlier one was finalised
+/// (a second solver in one process did), and a caller's own sessions would
+/// too. The standard does not require MPI_T_finalize.
+std::optional<bool> control_variable_flag(std::string_view name) {
+  int provided = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return std::nullopt;
+  std::optional<bool> value;
+  int count = 0;
+  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) count = 0;
+  for (int i = 0; i < count && !value; ++i) {
+    char text[256];
+    int length = sizeof text, verbosity = 0, binding = 0, scope = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_T_enum enumtype = MPI_T_ENUM_NULL;
+    if (MPI_T_cvar_get_info(i, text, &length, &verbosity, &type, &enumtype, nullptr, nullptr, &binding,
+                            &scope) != MPI_SUCCESS ||
+        name != text || binding != MPI_T_BIND_NO_OBJECT)
+      continue;
+    int bytes = 0;
+    MPI_T_cvar_handle handle = MPI_T_CVAR_HANDLE_NULL;
+    int elements = 0;
+    if (MPI_Type_size(type, &bytes) != MPI_SUCCESS || bytes < 1 || bytes > 8 ||
+        MPI_T_cvar_handle_alloc(i, nullptr, &handle, &elements) != MPI_SUCCESS)
+      continue;
+    unsigned char raw[8] = {};  // a C bool or an integer: any non-zero byte is true
+    if (elements == 1 && MPI_T_cvar_read(handle, raw) == MPI_SUCCESS)
+      value = std::any_of(raw, raw + bytes, [](unsigned char b) { return b != 0; });
+    MPI_T_cvar_handle_free(&handle);
+  }
+  return value;
+}
+
+}  // namespace
+
+bool mpi_yields_while_polling() {
+  // Set at MPI_Init and fixed for the process: read once.
+  static const bool yields = control_variable_flag("mpi_yield_when_idle").value_or(false);
+  return yields;
+}
+
+CorePeers core_peers(MPI_Comm comm) {
+  if (!shares_core_with_peer(comm)) return CorePeers::none;
+  return mpi_yields_while_polling() ? CorePeers::yielding : CorePeers::spinning;
 }
 
 }  // namespace npblu

@@ -23,33 +23,59 @@ enum class WaitMode {
 WaitMode parse_wait_mode(const std::string& text);
 std::string to_string(WaitMode mode);
 
+/// Whether other ranks of the run may run on a rank's cores, and if so how
+/// the MPI library waits for messages there.
+enum class CorePeers {
+  none,      // the rank's cores are its own among the run's ranks
+  yielding,  // shared with peers, and the library gives the core away while it polls
+  spinning,  // shared with peers, and the library keeps the core while it polls
+};
+
 /// The automatic choice, made by each rank for itself (how a rank waits
-/// changes nothing in what it computes, so ranks need not agree): after each
-/// iteration, from the share of its core the rank got while it was runnable
-/// (Linux schedstat: on-CPU / (on-CPU + run delay)). Below 0.8 in 3
-/// iterations in a row the core is shared and the rank sleeps while it waits;
-/// above 0.95 it spins again (the gap and the streak keep a short burst of OS
-/// noise from flipping it back and forth).
-/// Without schedstat (share unknown) it spins. A rank whose core is shared
-/// with other ranks of the same run (more ranks than cores) always spins:
-/// there the MPI library yields while it polls (Open MPI does when it knows
-/// the node is oversubscribed), which hands the core straight to the rank
-/// that is computing what we wait for, and sleeping measured slower.
+/// changes nothing in what it computes, so ranks need not agree).
+///  - none: after each iteration, from the share of its core the rank got
+///    while it was runnable (Linux schedstat: on-CPU / (on-CPU + run
+///    delay)). Below 0.8 in 3 iterations in a row the core is shared with
+///    other work and the rank sleeps while it waits; above 0.95 it spins
+///    again (the gap and the streak keep a short burst of OS noise from
+///    flipping it back and forth). Without schedstat (share unknown) it spins.
+///  - yielding: always spins. The library's poll hands the core straight to
+///    the peer computing what the rank waits for (Open MPI does when it
+///    knows the node is oversubscribed); sleeping measured slower.
+///  - spinning: always sleeps. A poll that keeps the core makes the peer
+///    computing what the rank waits for wait a whole time slice at each
+///    hand-off (class W, 3 ranks on 2 cores, MPICH ch4:ucx: 3.5-4.1 s
+///    spinning against 0.51 s sleeping; Open MPI told not to yield: 3.50 s
+///    against 0.60 s).
 class AutomaticWait {
  public:
   static constexpr double kSleepBelowShare = 0.8;
   static constexpr double kSpinAboveShare = 0.95;
   static constexpr int kSharedIterations = 3;
-  explicit AutomaticWait(bool may_sleep = true) : may_sleep_(may_sleep) {}
+  explicit AutomaticWait(CorePeers peers = CorePeers::none)
+      : peers_(peers), current_(peers == CorePeers::spinning ? WaitMode::sleep : WaitMode::spin) {}
   /// Seconds on a core and runnable-but-waiting during the last iteration.
   WaitMode update(double on_cpu, double run_delay);
   [[nodiscard]] WaitMode current() const { return current_; }
 
  private:
-  bool may_sleep_ = true;
+  CorePeers peers_ = CorePeers::none;
   int shared_streak_ = 0;  // iterations in a row below kSleepBelowShare
   WaitMode current_ = WaitMode::spin;
 };
+
+/// Whether the MPI library says it gives the core away while it polls for a
+/// message: Open MPI's control variable mpi_yield_when_idle, read through
+/// the MPI tool interface (true when Open MPI knows the node is
+/// oversubscribed). False where no library says so: MPICH's poll calls
+/// sched_yield every MPIR_CVAR_POLLS_BEFORE_YIELD polls, which under Linux's
+/// scheduler keeps the core (the spinning times above).
+bool mpi_yields_while_polling();
+
+/// Collective over `comm`: whether other ranks of `comm` may run on this
+/// rank's cores (shares_core_with_peer), and if so whether the library
+/// yields while it polls.
+CorePeers core_peers(MPI_Comm comm);
 
 /// Collective over `comm`: whether this rank may share a core with another
 /// rank of `comm` on its node: more ranks are allowed to run on the cores of

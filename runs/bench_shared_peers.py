@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Ranks that share cores with each other (more ranks than cores): how they wait.
+
+`--wait auto` spins on such cores only where the MPI library says it yields
+while it polls (Open MPI's mpi_yield_when_idle, on when it knows the node is
+oversubscribed) and sleeps between polls otherwise (MPICH; Open MPI told not
+to yield). This script runs NP ranks on the machine's cores with each
+library and each wait mode, alternating (the order rotating every repeat),
+and prints median times and the median of the paired ratios auto / spin and
+auto / sleep (< 1: auto is faster). Before this rule auto always spun on
+such cores: its old time is the spin column.
+
+  runs/bench_shared_peers.py --lu-mpich build-mpich/bin/lu            # W, 3 ranks, 5 repeats
+  runs/bench_shared_peers.py --cls A --np 3 --repeats 3 --lu-mpich build-mpich/bin/lu
+
+Without --lu-mpich (a build against MPICH, runs/setup.sh with BUILD_DIR and
+CMAKE_ARGS as in .ci/run) only the Open MPI cases run.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from lu_json import DEFAULT_LU
+
+MODES = ["auto", "spin", "sleep"]
+
+
+def launchers(args):
+    """(label, launcher argv up to the program, lu) per library case."""
+    ompi = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.np)]
+    out = [("Open MPI (yields: oversubscribed)", ompi, args.lu),
+           ("Open MPI told not to yield", [*ompi[:-2], "--mca", "mpi_yield_when_idle", "0", *ompi[-2:]],
+            args.lu)]
+    if args.lu_mpich:
+        out.append(("MPICH", ["mpiexec.mpich", "-n", str(args.np)], args.lu_mpich))
+    return out
+
+
+def run_once(launcher, lu, cls, mode):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = [*launcher, lu, cls, "--quiet", "--wait", mode, "--json", path]
+    try:
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        with open(path) as f:
+            report = json.load(f)
+    finally:
+        os.remove(path)
+    if not report["verified"]:
+        sys.exit(f"not verified: {' '.join(cmd)}")
+    return report["time_s"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cls", default="W")
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
+    args = ap.parse_args()
+    cases = launchers(args)
+    times = {(c[0], m): [] for c in cases for m in MODES}
+    for rep in range(args.repeats):
+        order = MODES[rep % 3:] + MODES[:rep % 3]
+        for label, launcher, lu in cases:
+            for mode in order:
+                times[(label, mode)].append(run_once(launcher, lu, args.cls, mode))
+        print(f"repeat {rep + 1}/{args.repeats} done", file=sys.stderr)
+    print(f"class {args.cls}, {args.np} ranks on {os.cpu_count()} cores, medians of {args.repeats}")
+    print(f"| library | auto s | spin s | sleep s | auto / spin | auto / sleep |")
+    print("|---|---|---|---|---|---|")
+    for label, _, _ in cases:
+        med = {m: statistics.median(times[(label, m)]) for m in MODES}
+        ratio = {m: [a / b for a, b in zip(times[(label, "auto")], times[(label, m)])] for m in MODES[1:]}
+        cells = [f"{med[m]:.3f}" for m in MODES]
+        cells += [f"{statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f})" for r in ratio.values()]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
