@@ -17,14 +17,11 @@ Without --lu-mpich (a build against MPICH, runs/setup.sh with BUILD_DIR and
 CMAKE_ARGS as in .ci/run) only the Open MPI cases run.
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
-from lu_json import DEFAULT_LU
+from lu_json import DEFAULT_LU, run_report
 
 MODES = ["auto", "spin", "sleep"]
 
@@ -41,18 +38,8 @@ def launchers(args):
 
 
 def run_once(launcher, lu, cls, mode):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = [*launcher, lu, cls, "--quiet", "--wait", mode, "--json", path]
-    try:
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            report = json.load(f)
-    finally:
-        os.remove(path)
-    if not report["verified"]:
-        sys.exit(f"not verified: {' '.join(cmd)}")
-    return report["time_s"]
+    cmd = lambda path: [*launcher, lu, cls, "--quiet", "--wait", mode, "--json", path]
+    return run_report(cmd)["time_s"]
 
 
 def main():

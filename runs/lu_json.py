@@ -43,9 +43,15 @@ def core_shares(report):
 def run_lu(lu, cls, np, args, bind="none", pin=None, dry_run=False):
     """Runs and returns the report (a dict); exits unless it verified.
     With dry_run, prints the command and returns None."""
+    return run_report(lambda path: command(lu, cls, np, args, path, bind, pin), dry_run)
+
+
+def run_report(make_command, dry_run=False):
+    """Runs make_command(json_path) (any launcher and lu command line writing its --json report
+    there) and returns the report; exits unless it verified. With dry_run, prints the command."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
-    cmd = command(lu, cls, np, args, path, bind, pin)
+    cmd = make_command(path)
     try:
         if dry_run:
             print(" ".join(shlex.quote(c) for c in cmd))
