@@ -57,7 +57,10 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
-  if (config_.wait == WaitMode::automatic) automatic_wait_ = AutomaticWait(core_peers(comm_.get()));
+  if (config_.wait == WaitMode::automatic) {
+    core_peers_ = core_peers(comm_.get());
+    automatic_wait_ = AutomaticWait(core_peers_);
+  }
 }
 
 namespace {
@@ -323,6 +326,7 @@ double LuSolver::untimed_ssor(int niter) {
 bool LuSolver::iterate(int istep, bool timed) {
   const GridSize& g = config_.grid;
   iteration_ = istep;
+  const bool sleeps = wait_mode() == WaitMode::sleep;  // auto decides again at the end
   const double compute_before = timers_.compute(), wait_before = timers_.wait();
   const RunQueueClock::Reading sched_before = run_queue_.read();
   // NPB's rsd *= dt and u += factor * rsd ride on the sweeps' rows, each row
@@ -342,6 +346,7 @@ bool LuSolver::iterate(int istep, bool timed) {
   record.run_delay = sched.waiting - sched_before.waiting;
   record.owned = owned_;
   record.speed = config_.emulation.speed(comm_.rank(), istep);
+  record.slept = sleeps;
   automatic_wait_.update(history_.back().on_cpu, history_.back().run_delay);
   if (timed) {
     maybe_rebalance(istep);

@@ -46,6 +46,7 @@ struct IterationRecord : IterationTiming {
   double migration = 0.0;  // seconds moving columns after this iteration
   ColumnRange owned;       // this rank's columns during the iteration
   double speed = 1.0;      // emulated fraction of real speed during the iteration (1: not slowed)
+  bool slept = false;      // waited for messages by sleeping between polls (else spinning)
 };
 
 /// Called collectively after every timed iteration but the last, with this
@@ -182,6 +183,8 @@ class LuSolver {
   [[nodiscard]] const Field5& forcing() const { return frct_; }
   [[nodiscard]] ColumnRange owned() const { return owned_; }
   [[nodiscard]] const Partition& partition() const { return partition_; }
+  /// How this rank waits for messages, as reports name it (wait_policy_name).
+  [[nodiscard]] std::string wait_policy() const { return wait_policy_name(config_.wait, core_peers_); }
   [[nodiscard]] const Communicator& communicator() const { return comm_; }
   /// Collective: hex digest of the current u (rank 0; empty elsewhere).
   [[nodiscard]] std::string checksum() const;
@@ -233,6 +236,7 @@ class LuSolver {
   int iteration_ = 1;          // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
+  CorePeers core_peers_ = CorePeers::none;  // found at construction under --wait auto
   AutomaticWait automatic_wait_;
   bool grows_in_place_ = false;  // reserve_migration_headroom got the whole grid for every field
   RebalanceHook rebalance_;

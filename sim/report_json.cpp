@@ -87,6 +87,7 @@ RunIdentity run_identity(const SimConfig& c, const std::string& class_name, cons
   id.balance_threshold = c.settings.threshold;
   id.balance_damping = c.settings.damping;
   id.emulated_speeds = c.speeds.spec();
+  id.waits.assign(c.ranks, "model");  // modelled ranks wait for nothing
   return id;
 }
 

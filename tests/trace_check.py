@@ -34,9 +34,10 @@ RANK0_ENV = {b"OMPI_COMM_WORLD_RANK=0", b"PMI_RANK=0", b"PMIX_RANK=0"}
 # The run identity (lu/io/run_identity.cpp) and the per-iteration record (lu/io/iteration_record.cpp).
 IDENTITY_ATTRIBUTES = ["program", "program_version", "isa", "mpi_library", "command_line", "start_time", "hosts",
                        "class", "grid", "iterations", "dt", "ranks", "column_widths", "weight_source", "weights",
-                       "balance", "balance_every", "balance_threshold", "balance_damping", "emulated_speeds"]
+                       "balance", "balance_every", "balance_threshold", "balance_damping", "emulated_speeds",
+                       "waits"]
 ITERATION_SETS = ["column_begin", "column_end", "compute_seconds", "wait_seconds", "migration_seconds",
-                  "emulated_speed", "on_cpu_seconds", "run_delay_seconds"]
+                  "emulated_speed", "on_cpu_seconds", "run_delay_seconds", "slept_waiting"]
 
 
 def launcher(ctx, np):

@@ -31,6 +31,9 @@ constexpr RecordFieldInfo kIterationRecordFields[] = {
     {"run_delay_seconds", "run_delay_s", real, "s",
      "time runnable but waiting for a core (shared with other ranks or jobs)",
      [](const IterationRecord& r) { return r.run_delay; }},
+    {"slept_waiting", "slept", integer, "1",
+     "1: waited for messages sleeping between polls (--wait sleep, or auto on a shared core); 0: spinning",
+     [](const IterationRecord& r) { return r.slept ? 1.0 : 0.0; }},
 #ifdef NPBLU_TEST_EXTRA_RECORD_FIELD
     // The test of "adding a field is one edit" (tests/schema_check.py): this row alone.
     {"busy_seconds", "busy_s", real, "s", "compute plus wait (test build only)",
@@ -42,7 +45,7 @@ constexpr RecordFieldInfo kIterationRecordFields[] = {
 constexpr bool named_rows_in_place() {
   constexpr std::string_view kNamed[] = {"column_begin",   "column_end",        "compute_seconds",
                                          "wait_seconds",   "migration_seconds", "emulated_speed",
-                                         "on_cpu_seconds", "run_delay_seconds"};
+                                         "on_cpu_seconds", "run_delay_seconds", "slept_waiting"};
   for (std::size_t i = 0; i < std::size(kNamed); ++i)
     if (i >= std::size(kIterationRecordFields) || kIterationRecordFields[i].trace_name != kNamed[i])
       return false;

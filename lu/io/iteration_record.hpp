@@ -34,7 +34,17 @@ struct RecordFieldInfo {
 
 /// The fields C++ code computes with, by their row in the table (the table's
 /// first rows, in this order: a static_assert checks it).
-enum class RecordField { column_begin, column_end, compute, wait, migration, speed, on_cpu, run_delay };
+enum class RecordField {
+  column_begin,
+  column_end,
+  compute,
+  wait,
+  migration,
+  speed,
+  on_cpu,
+  run_delay,
+  slept
+};
 
 /// Every field of the record, in the order of the table.
 std::span<const RecordFieldInfo> iteration_record_fields();

@@ -55,6 +55,29 @@ std::string verification_section(const RunReport& r) {
   return s;
 }
 
+// How a rank waited over the timed iterations: "spin", "sleep", or "sleep 40%" where it changed.
+std::string waited_by(int slept, int iterations) {
+  if (slept == 0) return "spin";
+  if (slept == iterations) return "sleep";
+  return fmt::format("sleep {:.0f}%", 100.0 * slept / std::max(iterations, 1));
+}
+
+// How the ranks were told to wait (--wait, auto resolved per rank), each policy with its count.
+std::string waits_line(const std::vector<std::string>& waits) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const std::string& w : waits) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == w; });
+    if (it == counts.end())
+      counts.emplace_back(w, 1);
+    else
+      ++it->second;
+  }
+  std::string s = " Waiting for messages (--wait):";
+  for (const auto& [policy, ranks] : counts)
+    s += fmt::format(" {} on {} rank{}", policy, ranks, ranks == 1 ? "" : "s");
+  return counts.empty() ? "" : s + "\n";
+}
+
 }  // namespace
 
 std::string format_report(const RunReport& r) {
@@ -85,17 +108,18 @@ std::string format_report(const RunReport& r) {
         r.emulation.spec());
   }
   s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.run.weight_source);
-  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}\n", "rank", "columns", "weight", "speed",
-                   "compute s", "wait s");
+  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}  {}\n", "rank", "columns", "weight", "speed",
+                   "compute s", "wait s", "waited by");
   const std::vector<RankLoad> loads = r.history.loads();
   for (std::size_t p = 0; p < loads.size(); ++p) {
     const auto& l = loads[p];
     const double w = p < r.run.weights.size() ? r.run.weights[p] : 1.0;
     const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
-    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}\n", p, l.columns, w, speed,
-                     l.compute, l.wait);
+    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}  {}\n", p, l.columns, w, speed,
+                     l.compute, l.wait, waited_by(l.slept_iterations, r.history.iterations()));
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
+  s += waits_line(r.run.waits);
   s += fmt::format(" Balancer: {}", r.run.balance);
   if (r.run.balance == "diffusive" && r.history.iterations() > 0) {
     const auto& h = r.history;
@@ -178,7 +202,10 @@ nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMo
   j["balance_moves"] = list;
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& l : history.loads())
-    ranks.push_back({{"columns", l.columns}, {"compute_s", l.compute}, {"wait_s", l.wait}});
+    ranks.push_back({{"columns", l.columns},
+                     {"compute_s", l.compute},
+                     {"wait_s", l.wait},
+                     {"slept_iterations", l.slept_iterations}});
   j["rank_loads"] = ranks;
   return j;
 }

@@ -41,12 +41,13 @@ std::vector<RankLoad> RunHistory::loads() const {
   if (iterations_ == 0) return out;
   for (int r = 0; r < ranks_; ++r) {
     const int last = iterations_ - 1;
-    RankLoad l{
-        static_cast<int>(at(RecordField::column_end, last, r) - at(RecordField::column_begin, last, r)), 0.0,
-        0.0};
+    RankLoad l;
+    l.columns =
+        static_cast<int>(at(RecordField::column_end, last, r) - at(RecordField::column_begin, last, r));
     for (int it = 0; it < iterations_; ++it) {
       l.compute += at(RecordField::compute, it, r);
       l.wait += at(RecordField::wait, it, r);
+      l.slept_iterations += at(RecordField::slept, it, r) != 0.0 ? 1 : 0;
     }
     out.push_back(l);
   }

@@ -22,9 +22,10 @@ struct BalanceMove {
 
 /// One rank's share of the work over the timed iterations.
 struct RankLoad {
-  int columns = 0;       // during the last iteration (the final stripe)
-  double compute = 0.0;  // seconds, emulated slowdown included
-  double wait = 0.0;     // seconds in the pipeline and halo exchange
+  int columns = 0;           // during the last iteration (the final stripe)
+  double compute = 0.0;      // seconds, emulated slowdown included
+  double wait = 0.0;         // seconds in the pipeline and halo exchange
+  int slept_iterations = 0;  // iterations it waited sleeping between polls (the rest: spinning)
 };
 
 class RunHistory {
@@ -52,7 +53,7 @@ class RunHistory {
   [[nodiscard]] std::vector<double> imbalance_by_iteration() const;
   /// The same over the summed compute of iterations [first, last).
   [[nodiscard]] double window_imbalance(int first, int last) const;
-  /// Per rank, compute and wait summed over all iterations.
+  /// Per rank, compute and wait summed over all iterations, and the iterations slept.
   [[nodiscard]] std::vector<RankLoad> loads() const;
 
  private:

@@ -83,6 +83,7 @@ const RunIdentityField kRunIdentityFields[] = {
      [](nlohmann::json& j, const char* n, const RunIdentity& id) {
        j[n] = emulation_json(id.emulated_speeds);
      }},
+    {"waits", false, NPBLU_FIELD(waits)},
 };
 #undef NPBLU_FIELD
 

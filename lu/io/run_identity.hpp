@@ -41,7 +41,8 @@ struct RunIdentity {
   int balance_every = 5;           // the diffusive balancer's settings
   double balance_threshold = 0.02;
   double balance_damping = 1.0;
-  std::string emulated_speeds;  // the --emulate-speeds schedule, "" for none
+  std::string emulated_speeds;     // the --emulate-speeds schedule, "" for none
+  std::vector<std::string> waits;  // per rank, how it waits for messages (wait_policy_name); lu-sim: "model"
 };
 
 /// One field of the identity: an HDF5 attribute and a JSON key, both `name`.

@@ -50,6 +50,19 @@ std::string to_string(WaitMode mode) {
   return mode == WaitMode::spin ? "spin" : mode == WaitMode::sleep ? "sleep" : "auto";
 }
 
+std::string wait_policy_name(WaitMode mode, CorePeers peers) {
+  if (mode != WaitMode::automatic) return to_string(mode);
+  switch (peers) {
+    case CorePeers::none:
+      return "auto/own-cores";
+    case CorePeers::yielding:
+      return "auto/shared-yielding";
+    case CorePeers::spinning:
+      return "auto/shared-polling";
+  }
+  return "auto";
+}
+
 WaitMode AutomaticWait::update(double on_cpu, double run_delay) {
   const double busy = on_cpu + run_delay;
   if (peers_ == CorePeers::none && busy > 0.0) {

@@ -31,6 +31,11 @@ enum class CorePeers {
   spinning,  // shared with peers, and the library keeps the core while it polls
 };
 
+/// How a rank waits, as the report and the JSON name it: "spin", "sleep",
+/// or under auto "auto/own-cores", "auto/shared-yielding" (spins),
+/// "auto/shared-polling" (sleeps between polls).
+std::string wait_policy_name(WaitMode mode, CorePeers peers);
+
 /// The automatic choice, made by each rank for itself (how a rank waits
 /// changes nothing in what it computes, so ranks need not agree).
 ///  - none: after each iteration, from the share of its core the rank got

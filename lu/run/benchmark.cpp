@@ -178,7 +178,7 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
   const Partition partition = place_stripes(s.ctx, s.weights);
   const std::optional<std::uint64_t> memory_room = check_memory(s.ctx, partition);
   s.solver = make_solver(s.ctx, partition);
-  s.run = run_identity(s.ctx, partition, s.weights);
+  s.run = run_identity(s.ctx, *s.solver, s.weights);
   s.balancing = attach_balancer(s.ctx, *s.solver, memory_room);
   if (restart) continue_balancer(s.ctx, *restart, s.balancing.get());
   s.trace = attach_trace(s.ctx, *s.solver, s.run, s.balancing, restart ? restart->iteration : 0);

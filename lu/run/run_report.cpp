@@ -8,20 +8,27 @@ namespace npblu {
 
 namespace {
 
-/// Every rank's host name, on rank 0.
-std::vector<std::string> gather_host_names(MPI_Comm comm) {
-  int rank = 0, size = 1, length = 0;
+/// Every rank's `text` (a name, at most MPI_MAX_PROCESSOR_NAME - 1 bytes), on rank 0.
+std::vector<std::string> gather_names(const std::string& text, MPI_Comm comm) {
+  constexpr int kWidth = MPI_MAX_PROCESSOR_NAME;
+  int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
+  char name[kWidth] = {};
+  text.copy(name, kWidth - 1);
+  std::vector<char> all(rank == 0 ? std::size_t(size) * kWidth : 0);
+  MPI_Gather(name, kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, comm);
+  std::vector<std::string> names;
+  for (int r = 0; r < static_cast<int>(all.size()) / kWidth; ++r)
+    names.emplace_back(&all[std::size_t(r) * kWidth]);
+  return names;
+}
+
+std::string host_name() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
   MPI_Get_processor_name(name, &length);
-  std::vector<char> all(rank == 0 ? std::size_t(size) * MPI_MAX_PROCESSOR_NAME : 0);
-  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
-  std::vector<std::string> hosts;
-  for (int r = 0; r < static_cast<int>(all.size()) / MPI_MAX_PROCESSOR_NAME; ++r) {
-    hosts.emplace_back(&all[std::size_t(r) * MPI_MAX_PROCESSOR_NAME]);
-  }
-  return hosts;
+  return name;
 }
 
 /// Writes the JSON report on rank 0; "" or the problem.
@@ -38,8 +45,7 @@ std::string write_json(const RunContext& ctx, const RunReport& report) {
 
 }  // namespace
 
-RunIdentity run_identity(const RunContext& ctx, const Partition& partition,
-                         const std::vector<double>& weights) {
+RunIdentity run_identity(const RunContext& ctx, const LuSolver& solver, const std::vector<double>& weights) {
   const RunConfig& c = ctx.config;
   const Problem& p = ctx.problem;
   RunIdentity id;
@@ -49,13 +55,13 @@ RunIdentity run_identity(const RunContext& ctx, const Partition& partition,
   id.mpi_library = mpi_library_version();
   id.command_line = ctx.command_line;
   id.start_time = utc_now();
-  id.hosts = gather_host_names(ctx.comm);
+  id.hosts = gather_names(host_name(), ctx.comm);
   id.problem_class = std::string(1, p.problem_class);
   id.grid = p.grid;
   id.iterations = p.iterations;
   id.dt = p.dt;
   id.ranks = ctx.ranks;
-  id.column_widths = partition.widths();
+  id.column_widths = solver.partition().widths();
   id.weight_source = c.placement.columns.empty() ? c.placement.weights.describe() : "explicit --columns";
   id.weights = weights;
   id.balance = to_string(c.balance.mode);
@@ -63,6 +69,7 @@ RunIdentity run_identity(const RunContext& ctx, const Partition& partition,
   id.balance_threshold = c.balance.diffusive.threshold;
   id.balance_damping = c.balance.diffusive.damping;
   id.emulated_speeds = ctx.solver_config.emulation.spec();
+  id.waits = gather_names(solver.wait_policy(), ctx.comm);
   return id;
 }
 

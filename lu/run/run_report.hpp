@@ -13,10 +13,9 @@
 
 namespace npblu {
 
-/// Collective (the hosts are gathered to rank 0): the identity of the run
-/// starting on `partition` with `weights`.
-RunIdentity run_identity(const RunContext& ctx, const Partition& partition,
-                         const std::vector<double>& weights);
+/// Collective (the hosts and how ranks wait are gathered to rank 0): the
+/// identity of the run `solver` starts, placed from `weights`.
+RunIdentity run_identity(const RunContext& ctx, const LuSolver& solver, const std::vector<double>& weights);
 
 /// Step 8 (collective): the report, complete on rank 0.
 RunReport build_report(const RunContext& ctx, const RunIdentity& run, const LuSolver& solver,

@@ -98,6 +98,10 @@ lu_test(checksum_S_wait_planes mpi 300 same-checksum
 lu_test(checksum_W_wait_planes mpi 600 same-checksum
   "1:W" "2:W --wait sleep --planes-per-message 7" "3:W --planes-per-message 31 --weights 2,1,1"
   "2:W --wait auto --planes-per-message 4 --balance diffusive --emulate-speeds 1,0.444")
+# The report says how each rank waited for messages (--wait, auto resolved per rank), and it is how it waited.
+npblu_test(report_how_ranks_waited ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/wait_report_check.py
+           ${LU_TABLE_LAUNCH_ARGS} --workdir .)
+set_tests_properties(report_how_ranks_waited PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
 
 # Partition traces (HDF5), read back with Debian's python3-h5py.
 set(TRACE_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py
