@@ -17,7 +17,7 @@ on-CPU plus run-queue time, measured (Linux schedstat) and modelled: what
 the balancer reads to tell a slow rank from a shared core.
 
 --behaviour adds the balancer's decisions: real `--balance diffusive` runs
-(2 ranks `1,0.444`, 2 ranks changing `1,1;@80:1,0.5`, 2 equal ranks, 3 ranks
+(2 ranks `1,0.444`, 2 ranks changing `1,1;@80:1,0.5` (S: `@16`), 2 equal ranks, 3 ranks
 `1,0.5,1`) against lu-sim driving the same balancer session with the noise
 measured from those runs (each rank's relative deviation of compute per
 column per iteration, and its lag-1 autocorrelation, pooled) and the
@@ -37,7 +37,7 @@ import subprocess
 import tempfile
 
 from lu_json import DEFAULT_LU, core_shares, run_lu
-from npb_classes import GRID
+from npb_classes import GRID, ITERATIONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
@@ -113,9 +113,11 @@ def fit_latency(sim, cls, cost, measured_wait):
     return 0.5 * (lo + hi)
 
 
-BEHAVIOUR = [  # ranks, emulated speeds
-    (2, "1,0.444"), (2, "1,1;@80:1,0.5"), (2, None), (3, "1,0.5,1"),
-]
+def behaviour_cases(cls):
+    """(ranks, emulated speeds) of the --behaviour runs; the speed change at iteration 80, or a third of the
+    way through a class with fewer than 240 iterations (S: 16 of 50)."""
+    change = min(80, ITERATIONS[cls] // 3)
+    return [(2, "1,0.444"), (2, f"1,1;@{change}:1,0.5"), (2, None), (3, "1,0.5,1")]
 
 
 def measured_noise(r):
@@ -156,7 +158,7 @@ def behaviour(a, cls, cost, latency, n):
           f"| columns moved real / model | final widths real / model | s/it real / model |")
     print("|---|---|---|---|---|---|---|---|---|")
     column = sum(cost.values()) * (n - 2) ** 2
-    for ranks, speeds in BEHAVIOUR:
+    for ranks, speeds in behaviour_cases(cls):
         runs = []
         for _ in range(a.repeats):
             args = ["--balance", "diffusive"] + (["--emulate-speeds", speeds] if speeds else [])
