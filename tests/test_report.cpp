@@ -106,3 +106,29 @@ TEST(Report, EveryPhaseHasItsOwnName) {
   }
   EXPECT_EQ(names.size(), std::size_t(PhaseTimers::kCount));
 }
+
+TEST(Report, SaysHowEachRankWaited) {
+  RunReport r = sample_report();
+  r.run.waits = {"auto/own-cores", "sleep", "auto/own-cores"};
+  const int iterations = 200;
+  r.history = RunHistory(3, iterations);
+  for (int it = 0; it < iterations; ++it) {
+    for (int rank = 0; rank < 3; ++rank) {
+      IterationRecord rec;
+      rec.owned = {1 + 3 * rank, 4 + 3 * rank};
+      // rank 0 never slept, rank 1 always, rank 2 in 199 of 200 iterations
+      rec.slept = rank == 1 || (rank == 2 && it > 0);
+      r.history.set(it, rank, rec);
+    }
+  }
+  const std::string text = format_report(r);
+  EXPECT_NE(text.find("waited by"), std::string::npos) << text;
+  // 99.5% is "sleep 99%", not "sleep 100%": a mixed record never reads as a pure one.
+  for (const char* row :
+       {"auto/own-cores on 2 ranks sleep on 1 rank", "  spin\n", "  sleep\n", "  sleep 99%\n"})
+    EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
+  const auto j = to_json(r);
+  EXPECT_EQ(j.at("waits"), (std::vector<std::string>{"auto/own-cores", "sleep", "auto/own-cores"}));
+  EXPECT_EQ(j.at("rank_loads")[2].at("slept_iterations"), 199);
+  EXPECT_EQ(j.at("history").at("slept")[0], (std::vector<int>{0, 1, 0}));
+}

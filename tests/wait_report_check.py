@@ -19,6 +19,7 @@ and in every case the text report's "waited by" column counts the same iteration
 """
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -40,7 +41,7 @@ def waited_by(slept, iterations):
         return "spin"
     if slept == iterations:
         return "sleep"
-    return f"sleep {round(100.0 * slept / iterations)}%"
+    return f"sleep {min(99, max(1, math.floor(100.0 * slept / iterations + 0.5)))}%"  # as lround, clamped
 
 
 def check_text(stdout, report):

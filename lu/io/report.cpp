@@ -55,11 +55,12 @@ std::string verification_section(const RunReport& r) {
   return s;
 }
 
-// How a rank waited over the timed iterations: "spin", "sleep", or "sleep 40%" where it changed.
+// How a rank waited over the timed iterations: "spin", "sleep", or "sleep 40%" where it changed
+// (1% to 99%: never a mixed record that reads as one of the pure ones).
 std::string waited_by(int slept, int iterations) {
   if (slept == 0) return "spin";
   if (slept == iterations) return "sleep";
-  return fmt::format("sleep {:.0f}%", 100.0 * slept / std::max(iterations, 1));
+  return fmt::format("sleep {}%", std::clamp(std::lround(100.0 * slept / std::max(iterations, 1)), 1L, 99L));
 }
 
 // How the ranks were told to wait (--wait, auto resolved per rank), each policy with its count.
