@@ -175,7 +175,8 @@ const std::vector<Option>& options() {
        }},
       {{"wait", "", false, "MODE",
         "How a rank waits for messages: spin (in MPI_Wait), sleep (poll, sleep between polls) or auto "
-        "(default: spin, sleep while the rank's core is shared with other work)"},
+        "(default: spin, sleep while the rank's core is shared with other work, or with other ranks where "
+        "the MPI library keeps the core while it polls; the report's 'waited by' says how each rank did)"},
        [](RunConfig& c, auto o, auto v) {
          c.pipeline.wait = parsed_by(o, [&] { return parse_wait_mode(text_of(v)); });
        }},
