@@ -38,8 +38,10 @@ def launchers(args):
 
 
 def run_once(launcher, lu, cls, mode):
+    """Seconds, and how the ranks waited (the report's `waits`, each rule with its count)."""
     cmd = lambda path: [*launcher, lu, cls, "--quiet", "--wait", mode, "--json", path]
-    return run_report(cmd)["time_s"]
+    r = run_report(cmd)
+    return r["time_s"], ", ".join(f"{w} x{r['waits'].count(w)}" for w in sorted(set(r["waits"])))
 
 
 def main():
@@ -52,20 +54,25 @@ def main():
     args = ap.parse_args()
     cases = launchers(args)
     times = {(c[0], m): [] for c in cases for m in MODES}
+    chose = {c[0]: set() for c in cases}  # what auto resolved to, per library
     for rep in range(args.repeats):
         order = MODES[rep % 3:] + MODES[:rep % 3]
         for label, launcher, lu in cases:
             for mode in order:
-                times[(label, mode)].append(run_once(launcher, lu, args.cls, mode))
+                seconds, waits = run_once(launcher, lu, args.cls, mode)
+                times[(label, mode)].append(seconds)
+                if mode == "auto":
+                    chose[label].add(waits)
         print(f"repeat {rep + 1}/{args.repeats} done", file=sys.stderr)
     print(f"class {args.cls}, {args.np} ranks on {os.cpu_count()} cores, medians of {args.repeats}")
-    print(f"| library | auto s | spin s | sleep s | auto / spin | auto / sleep |")
-    print("|---|---|---|---|---|---|")
+    print(f"| library | auto s | spin s | sleep s | auto / spin | auto / sleep | auto waited (the report's waits) |")
+    print("|---|---|---|---|---|---|---|")
     for label, _, _ in cases:
         med = {m: statistics.median(times[(label, m)]) for m in MODES}
         ratio = {m: [a / b for a, b in zip(times[(label, "auto")], times[(label, m)])] for m in MODES[1:]}
         cells = [f"{med[m]:.3f}" for m in MODES]
         cells += [f"{statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f})" for r in ratio.values()]
+        cells.append("; ".join(sorted(chose[label])))
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
