@@ -106,18 +106,20 @@ def check_complete(path, kind):
 def start_live_run(ctx, work):
     """Another run writing {W}/live.h5 (a new trace, so written in place and locked by HDF5 while
     open), slowed down so that it is still running when the case starts; returns it once its trace
-    holds a flushed iteration."""
-    import h5py
-    trace = os.path.join(work, "live.h5")
-    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, "1", ctx.lu, "W", "--quiet",
-           "--emulate-speeds", "0.05", "--trace", trace, "--trace-flush", "1"]
-    live = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and live.poll() is None:
-        if os.path.exists(trace):
-            break
+    holds a flushed iteration: its first progress line (one per iteration), printed after the
+    iteration's trace flush (--trace-flush 1), whatever the machine's speed."""
+    # Its output beside the case's directory, whose every file the case checks is left untouched.
+    trace, out = os.path.join(work, "live.h5"), work.rstrip("/") + "_live_out.txt"
+    cmd = [ctx.mpiexec, *shlex.split(ctx.mpiexec_preflags), ctx.numproc_flag, "1", ctx.lu, "W",
+           "--progress-interval", "0.001", "--emulate-speeds", "0.05", "--trace", trace, "--trace-flush", "1"]
+    with open(out, "w") as sink:
+        live = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + bit.HANG_LIMIT
+    while live.poll() is None and " iteration " not in open(out).read():
+        if time.monotonic() > deadline:
+            live.kill()
+            bit.fail(f"the live run printed no progress line within {bit.HANG_LIMIT} s")
         time.sleep(0.05)
-    time.sleep(1.0)
     if live.poll() is not None:
         bit.fail("the live run ended before the case could start")
     return live, os.stat(trace).st_ino
