@@ -57,10 +57,7 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
-  if (config_.wait == WaitMode::automatic) {
-    core_peers_ = core_peers(comm_.get());
-    automatic_wait_ = AutomaticWait(core_peers_);
-  }
+  if (config_.wait == WaitMode::automatic) automatic_wait_ = AutomaticWait(core_peers(comm_.get()));
 }
 
 namespace {

@@ -184,7 +184,9 @@ class LuSolver {
   [[nodiscard]] ColumnRange owned() const { return owned_; }
   [[nodiscard]] const Partition& partition() const { return partition_; }
   /// How this rank waits for messages, as reports name it (wait_policy_name).
-  [[nodiscard]] std::string wait_policy() const { return wait_policy_name(config_.wait, core_peers_); }
+  [[nodiscard]] std::string wait_policy() const {
+    return wait_policy_name(config_.wait, automatic_wait_.peers());
+  }
   [[nodiscard]] const Communicator& communicator() const { return comm_; }
   /// Collective: hex digest of the current u (rank 0; empty elsewhere).
   [[nodiscard]] std::string checksum() const;
@@ -236,7 +238,6 @@ class LuSolver {
   int iteration_ = 1;          // current timed iteration, for the speed schedule
   std::vector<IterationRecord> history_;
   RunQueueClock run_queue_;
-  CorePeers core_peers_ = CorePeers::none;  // found at construction under --wait auto
   AutomaticWait automatic_wait_;
   bool grows_in_place_ = false;  // reserve_migration_headroom got the whole grid for every field
   RebalanceHook rebalance_;

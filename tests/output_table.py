@@ -103,6 +103,11 @@ def check_complete(path, kind):
         bit.fail(f"unknown kind {kind!r}")
 
 
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
 def start_live_run(ctx, work):
     """Another run writing {W}/live.h5 (a new trace, so written in place and locked by HDF5 while
     open), slowed down so that it is still running when the case starts; returns it once its trace
@@ -115,7 +120,7 @@ def start_live_run(ctx, work):
     with open(out, "w") as sink:
         live = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + bit.HANG_LIMIT
-    while live.poll() is None and " iteration " not in open(out).read():
+    while live.poll() is None and " iteration " not in read_text(out):
         if time.monotonic() > deadline:
             live.kill()
             bit.fail(f"the live run printed no progress line within {bit.HANG_LIMIT} s")

@@ -56,11 +56,11 @@ std::string verification_section(const RunReport& r) {
 }
 
 // How a rank waited over the timed iterations: "spin", "sleep", or "sleep 40%" where it changed
-// (1% to 99%: never a mixed record that reads as one of the pure ones).
+// (1% to 99%: never a mixed record that reads as one of the pure ones; 0 < slept < iterations there).
 std::string waited_by(int slept, int iterations) {
   if (slept == 0) return "spin";
   if (slept == iterations) return "sleep";
-  return fmt::format("sleep {}%", std::clamp(std::lround(100.0 * slept / std::max(iterations, 1)), 1L, 99L));
+  return fmt::format("sleep {}%", std::clamp(std::lround(100.0 * slept / iterations), 1L, 99L));
 }
 
 // How the ranks were told to wait (--wait, auto resolved per rank), each policy with its count.

@@ -62,6 +62,7 @@ class AutomaticWait {
   /// Seconds on a core and runnable-but-waiting during the last iteration.
   WaitMode update(double on_cpu, double run_delay);
   [[nodiscard]] WaitMode current() const { return current_; }
+  [[nodiscard]] CorePeers peers() const { return peers_; }
 
  private:
   CorePeers peers_ = CorePeers::none;
