@@ -97,10 +97,10 @@ void LuSolver::repartition(const Partition& next) {
   // residual of u (what the next iteration starts from) are plain columns
   // too. The residual workspace depends on the grid only: nothing to rebuild.
   const MigratedField fields[] = {{&u_, kStateHalo}, {&rsd_, kResidualHalo}, {&frct_, 0}};
-  migrate_fields(fields, partition_, next, config_.grid, comm_);
+  migrate_fields(fields, partition_, next, config_.grid, comm_, wait_mode());
   partition_ = next;
   owned_ = partition_[comm_.rank()];
-  halo_exchange(u_, owned_, kStateHalo, comm_);
+  halo_exchange(u_, owned_, kStateHalo, comm_, wait_mode());
 }
 
 void LuSolver::reserve_migration_headroom() {

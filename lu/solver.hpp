@@ -188,6 +188,11 @@ class LuSolver {
     return wait_policy_name(config_.wait, automatic_wait_.peers());
   }
   [[nodiscard]] const Communicator& communicator() const { return comm_; }
+  /// How this rank waits for messages now (config_.wait, with auto resolved):
+  /// also how the balancer's collectives around it wait.
+  [[nodiscard]] WaitMode wait_mode() const {
+    return config_.wait == WaitMode::automatic ? automatic_wait_.current() : config_.wait;
+  }
   /// Collective: hex digest of the current u (rank 0; empty elsewhere).
   [[nodiscard]] std::string checksum() const;
 
@@ -217,10 +222,6 @@ class LuSolver {
   void compute_phase(Phase phase, Work&& work);
   /// Stretches a compute phase that took `seconds` to this rank's emulated speed.
   void emulate_speed(double seconds);
-  /// How to wait for messages now (config_.wait, with auto resolved).
-  [[nodiscard]] WaitMode wait_mode() const {
-    return config_.wait == WaitMode::automatic ? automatic_wait_.current() : config_.wait;
-  }
 
   Communicator comm_;  // borrowed: the caller's, alive as long as the solver
   SolverConfig config_;

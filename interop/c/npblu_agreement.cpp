@@ -26,7 +26,7 @@ std::uint64_t text_digest(std::string_view text) {
 }
 
 std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments,
-                       const std::string& problem) {
+                       const std::string& problem, WaitMode wait) {
   const std::string mine = std::string(call) + '\0' + std::string(arguments);
   const std::uint64_t digest = text_digest(mine);
   int rank = 0;
@@ -36,7 +36,9 @@ std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view ar
   constexpr std::uint64_t kNone = INT64_MAX;
   // min of ~d is ~(max of d); the third: the lowest rank with a problem
   std::uint64_t low_high_failing[3] = {digest, ~digest, problem.empty() ? kNone : std::uint64_t(rank)};
-  MPI_Allreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm, &request);
+  wait_for(request, wait);
   if (low_high_failing[0] == ~low_high_failing[1]) {
     if (low_high_failing[2] == kNone) return "";
     return broadcast_text(problem, static_cast<int>(low_high_failing[2]), comm);

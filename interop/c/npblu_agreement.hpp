@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "lu/mpi/communicator.hpp"
+#include "lu/mpi/request_wait.hpp"
 
 namespace npblu::c_api {
 
@@ -28,11 +29,14 @@ using npblu::communicator_problem;
 /// all-reduce also carries each rank's verdict on what only it can check
 /// (its own pointers, its own fed times): `problem` ("" if none). Returns
 /// "" when no rank has one, else, on every rank, the problem of the lowest
-/// rank with one. One MPI_Allreduce of three 64-bit integers when all agree
-/// and none has a problem (every call of the C API meets in this one shape,
-/// so a rank in another call pairs with it and is refused, never left hanging).
+/// rank with one. One MPI_Iallreduce of three 64-bit integers when all
+/// agree and none has a problem (every call of the C API meets in this one
+/// shape, so a rank in another call pairs with it and is refused, never left
+/// hanging), completed the way `wait` says: calls made every iteration of a
+/// stepped run wait as its solver does (lu/mpi/request_wait.hpp). Always the
+/// non-blocking form, so ranks that wait differently still pair.
 std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view arguments,
-                       const std::string& problem = "");
+                       const std::string& problem = "", WaitMode wait = WaitMode::spin);
 
 /// A canonical text of a call's arguments, for agree_call: the same on two
 /// ranks iff the values are (doubles by their bits, strings with their length).

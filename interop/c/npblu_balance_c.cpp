@@ -27,6 +27,7 @@
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/messages.hpp"
+#include "lu/mpi/request_wait.hpp"
 #include "lu/run_queue_clock.hpp"
 
 struct npblu_balancer {
@@ -38,7 +39,12 @@ struct npblu_balancer {
   std::string bad_feed;  // why a feed of this window was refused ("" if none)
   npblu::RunQueueClock clock;
   npblu::RunQueueClock::Reading last_reading;
-  bool core_share = true;       // read the run-queue clock between feeds
+  bool core_share = true;  // read the run-queue clock between feeds
+  // How this rank waits in the deciding feed's collectives and the
+  // migration: sleeping between polls where it shares a core with another
+  // rank under a library that keeps the core while it polls (the solver's
+  // auto rule for such cores, request_wait.hpp), else spinning.
+  npblu::WaitMode wait = npblu::WaitMode::spin;
   std::size_t unread = 0;       // the first feed of `window` the clock has not yet been read after
   double unread_seconds = 0.0;  // the fed time of those feeds
   std::string error;
@@ -60,6 +66,7 @@ struct npblu_balancer {
     balancer.set_time_decisions(read_core_share);
     balancer.session().set_prior_price(kFirstStepPrice);
     MPI_Comm_rank(comm.get(), &rank);
+    if (npblu::core_peers(comm.get()) == npblu::CorePeers::spinning) wait = npblu::WaitMode::sleep;
     if (core_share) last_reading = clock.read();
   }
 };
@@ -200,7 +207,7 @@ int decide(npblu_balancer* h, const std::string& refusal, int* changed) {
   // Nobody tells this API how long the run goes on: a run that has gone n
   // iterations is taken to go on for n more (at least one window).
   const double horizon = std::max(h->fed, h->balancer.settings().every);
-  if (h->balancer.decide(h->fed, window, horizon).moved_columns > 0 && changed) *changed = 1;
+  if (h->balancer.decide(h->fed, window, horizon, h->wait).moved_columns > 0 && changed) *changed = 1;
   return NPBLU_OK;
 }
 
@@ -218,7 +225,7 @@ int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* ch
   if (deciding) {
     refusal = npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
                                        npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str(),
-                                       h->bad_feed.empty() ? bad : h->bad_feed);
+                                       h->bad_feed.empty() ? bad : h->bad_feed, h->wait);
   }
   h->balancer.session().settle();
   h->fed = iteration;
@@ -320,7 +327,8 @@ int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* c
   const npblu::BalancerSession& session = h->balancer.session();
   // Timed: the price of the next step is what moving the caller's arrays cost.
   h->balancer.timed_apply([&] {
-    npblu::move_columns(arrays, session.previous(), session.current(), h->comm, npblu::kTagBalancedArrays);
+    npblu::move_columns(arrays, session.previous(), session.current(), h->comm, npblu::kTagBalancedArrays,
+                        h->wait);
   });
   return NPBLU_OK;
 }

@@ -29,11 +29,13 @@ int out_of_order(npblu_solver* h, const char* call, const char* what) {
 
 /// Runs `f` on the open stepped run. A failure thrown from it ends the run
 /// (every rank throws alike: the session agrees on its failures); a refused
-/// argument (UsageError) leaves it open.
+/// argument (UsageError) leaves it open. The calls' agreement waits as the
+/// run's solver does (a driver may advance one iteration a call).
 template <class F>
 int on_open_run(npblu_solver* h, const char* call, const std::string& arguments, F&& f) {
   return guarded(h, [&]() -> int {
-    npblu::c_api::agree_call(h->comm.get(), call, arguments);
+    const npblu::WaitMode wait = h->session ? h->session->solver().wait_mode() : npblu::WaitMode::spin;
+    npblu::c_api::agree_call(h->comm.get(), call, arguments, "", wait);
     if (!stepping(h))
       return out_of_order(h, call,
                           h->session ? "the stepped run has been finished: npblu_start begins another"

@@ -15,6 +15,7 @@
 #include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/message_units.hpp"
 #include "lu/mpi/messages.hpp"
+#include "lu/mpi/request_wait.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -69,7 +70,8 @@ std::vector<ColumnRange> pieces_of(ColumnRange range, const Field5& u) {
 // Rank 0's side of a save: receives every stripe in rank (hence column)
 // order, digests and writes it. After a failed write it still receives the
 // remaining stripes, so that no rank is left blocked in its send.
-std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int ny, MPI_Comm comm) {
+std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int ny, MPI_Comm comm,
+                          WaitMode wait) {
   const Field5& u = solver.state();
   const ColumnDatatype column(u);
   const Partition& p = solver.partition();
@@ -81,9 +83,10 @@ std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int 
       Field5 received;
       if (r != 0) {
         received = Field5(u.nx(), u.nz(), piece);
-        check_mpi(MPI_Recv(received.data(), piece.width(), column.get(), r, kTagCheckpoint, comm,
-                           MPI_STATUS_IGNORE),
+        MPI_Request request = MPI_REQUEST_NULL;
+        check_mpi(MPI_Irecv(received.data(), piece.width(), column.get(), r, kTagCheckpoint, comm, &request),
                   "checkpoint receive");
+        wait_for(request, wait);
       }
       const Field5& stripe = r == 0 ? u : received;
       for (int j = piece.begin; j < piece.end; ++j) digests.push_back(column_digest(stripe, j));
@@ -170,6 +173,9 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
                                 MPI_Comm comm) {
   const double start = wall_seconds();
   const bool root = rank_of(comm) == 0;
+  // Rank 0 writes while the others wait: they wait as the solver does
+  // (spinning on a core rank 0 shares would take its time).
+  const WaitMode wait = solver.wait_mode();
   std::unique_ptr<CheckpointWriter> writer;
   std::string failure;
   if (root) {
@@ -179,18 +185,24 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
       failure = e.what();
     }
   }
-  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
+  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm,
+                    wait);
   if (root) {
-    failure = write_stripes(*writer, solver, header.run.grid.ny, comm);
+    failure = write_stripes(*writer, solver, header.run.grid.ny, comm, wait);
     writer.reset();  // removes the temporary file of a failed write
   } else {
     const Field5& u = solver.state();
     const ColumnDatatype column(u);
-    for (const ColumnRange piece : pieces_of(saved_columns(solver.owned(), header.run.grid.ny), u))
-      check_mpi(MPI_Send(u.column(piece.begin), piece.width(), column.get(), 0, kTagCheckpoint, comm),
-                "checkpoint send");
+    for (const ColumnRange piece : pieces_of(saved_columns(solver.owned(), header.run.grid.ny), u)) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      check_mpi(
+          MPI_Isend(u.column(piece.begin), piece.width(), column.get(), 0, kTagCheckpoint, comm, &request),
+          "checkpoint send");
+      wait_for(request, wait);
+    }
   }
-  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm);
+  agree<RunFailure>(failure.empty(), "writing the checkpoint failed: " + one_line_message(failure), comm,
+                    wait);
   return {wall_seconds() - start, root ? size_of(path) : 0};
 }
 

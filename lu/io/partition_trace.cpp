@@ -5,12 +5,12 @@
 namespace npblu {
 
 void PartitionTrace::on_iteration(int iteration, std::span<const IterationRecord> history,
-                                  std::span<const BalanceMove> moves) {
-  if (flush_every_ > 0 && iteration % flush_every_ == 0) write(history, moves);
+                                  std::span<const BalanceMove> moves, Waited wait) {
+  if (flush_every_ > 0 && iteration % flush_every_ == 0) write(history, moves, wait);
 }
 
 void PartitionTrace::finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves) {
-  write(history, moves);
+  write(history, moves, {});
   std::string failure;
   try {
     if (writer_) writer_->commit();  // a trace written aside goes into place now, complete
@@ -21,10 +21,11 @@ void PartitionTrace::finish(std::span<const IterationRecord> history, std::span<
   agree<RunFailure>(failure.empty(), failure, comm_);
 }
 
-void PartitionTrace::write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves) {
+void PartitionTrace::write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves,
+                           Waited wait) {
   const auto fresh = history.subspan(std::min(iterations_written_, history.size()));
   const int first = iterations_before_ + static_cast<int>(iterations_written_) + 1;
-  const RunHistory rows = gather_history(fresh, comm_);
+  const RunHistory rows = gather_history(fresh, comm_, wait);
   iterations_written_ = history.size();
   std::string failure;
   try {
@@ -33,7 +34,7 @@ void PartitionTrace::write(std::span<const IterationRecord> history, std::span<c
     failure = std::string("writing the trace failed: ") + e.what();
     writer_.reset();
   }
-  agree<RunFailure>(failure.empty(), failure, comm_);
+  agree<RunFailure>(failure.empty(), failure, comm_, wait);
 }
 
 void PartitionTrace::append(const RunHistory& rows, int first_iteration, std::span<const BalanceMove> moves) {

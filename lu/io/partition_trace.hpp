@@ -28,15 +28,17 @@ class PartitionTrace {
         comm_(comm),
         iterations_before_(iterations_before) {}
 
-  /// Collective; flushes when `iteration` is a multiple of flush_every.
-  /// Throws RunFailure on every rank when the write failed.
+  /// Collective; flushes when `iteration` is a multiple of flush_every,
+  /// its collectives waited for as `wait` says (the solver's wait mode: the
+  /// other ranks wait while rank 0 writes). Throws RunFailure on every rank
+  /// when the write failed.
   void on_iteration(int iteration, std::span<const IterationRecord> history,
-                    std::span<const BalanceMove> moves);
+                    std::span<const BalanceMove> moves, Waited wait = {});
   /// Collective; writes whatever is left and closes the file (RunFailure as above).
   void finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
 
  private:
-  void write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
+  void write(std::span<const IterationRecord> history, std::span<const BalanceMove> moves, Waited wait);
   void append(const RunHistory& rows, int first_iteration, std::span<const BalanceMove> moves);
 
   std::unique_ptr<TraceWriter> writer_;

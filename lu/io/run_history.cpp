@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "lu/mpi/communicator.hpp"
+
 namespace npblu {
 
 RunHistory::RunHistory(int ranks, int iterations)
@@ -54,10 +56,9 @@ std::vector<RankLoad> RunHistory::loads() const {
   return out;
 }
 
-RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm, Waited wait) {
+  const Communicator c = Communicator::borrow(comm);
+  const int rank = c.rank(), size = c.size();
   const auto fields = iteration_record_fields();
   const std::size_t per_record = fields.size();
   const int n = static_cast<int>(mine.size());  // the same on every rank
@@ -65,9 +66,7 @@ RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm) 
   local.reserve(std::size_t(n) * per_record);
   for (const auto& rec : mine)
     for (const auto& field : fields) local.push_back(field.read(rec));
-  std::vector<double> all(rank == 0 ? local.size() * size : 0);
-  MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(),
-             static_cast<int>(local.size()), MPI_DOUBLE, 0, comm);
+  const std::vector<double> all = c.gather_each(std::span<const double>(local), 0, wait);
   if (rank != 0) return {};
   RunHistory h(size, n);
   for (int r = 0; r < size; ++r) {

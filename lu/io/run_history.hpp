@@ -57,7 +57,7 @@ class RunHistory {
   [[nodiscard]] std::vector<RankLoad> loads() const;
 
  private:
-  friend RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm);
+  friend RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm, Waited wait);
 
   int ranks_ = 0;
   int iterations_ = 0;
@@ -65,8 +65,8 @@ class RunHistory {
 };
 
 /// Collective: every rank's records to rank 0 (empty history elsewhere),
-/// every field of the table.
-RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm);
+/// every field of the table; waited for as `wait` says (Communicator).
+RunHistory gather_history(std::span<const IterationRecord> mine, MPI_Comm comm, Waited wait = {});
 
 /// The JSON reports' "history": per field of the table (its json_name), one
 /// array per iteration of one value per rank.

@@ -40,13 +40,13 @@ WindowReport unpack(const double* v, int every) {
 }  // namespace
 
 const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const IterationTiming> window,
-                                                  double remaining) {
+                                                  double remaining, Waited wait) {
   const double t0 = wall_seconds();
   const int every = session_.window_length();
   const std::vector<double> mine = pack(samples_of(window), migration_seconds_, decision_seconds_, every);
   const int ranks = session_.current().ranks();
   const int n = static_cast<int>(mine.size());
-  const std::vector<double> all = comm_.all_gather(std::span(mine));
+  const std::vector<double> all = comm_.all_gather(std::span(mine), wait);
   migration_seconds_ = 0.0;
   std::vector<WindowReport> reports;
   reports.reserve(ranks);

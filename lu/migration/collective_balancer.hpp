@@ -28,8 +28,10 @@ class CollectiveBalancer {
   /// session().window_length() iterations; the same count on every rank).
   /// Its own time is reported with the next window (the session keeps
   /// deciding cheap against the windows). `remaining`: iterations
-  /// still to run (<= 0: unknown).
-  const BalanceDecision& decide(int iteration, std::span<const IterationTiming> window, double remaining);
+  /// still to run (<= 0: unknown). `wait`: how this rank waits for the
+  /// others' windows (the solver's wait mode; Communicator::all_gather).
+  const BalanceDecision& decide(int iteration, std::span<const IterationTiming> window, double remaining,
+                                Waited wait = {});
 
   /// Runs `apply` (the migration to session().current()) and adds its
   /// seconds to the price of the step, reported with the next window.

@@ -24,20 +24,20 @@ void zero_new_columns(Field5& f, ColumnRange old_stored, ColumnRange owned) {
 /// Moves one field: in place while the new columns fit in its storage,
 /// otherwise into new storage with headroom (kept columns copied once).
 void migrate_field(Field5& f, ColumnRange next, const Partition& from, const Partition& to, const GridSize& g,
-                   const Communicator& comm) {
+                   const Communicator& comm, WaitMode wait) {
   const ColumnRange limit{0, g.ny};
   const ColumnRange old_stored = f.columns();
   const std::size_t column_bytes = f.column_stride() * sizeof(double);
   if (f.has_room_for(next)) {
     const MovedArray in_place{bytes(f.column(old_stored.begin)), old_stored, bytes(f.column(next.begin)),
                               next, column_bytes};
-    move_columns({&in_place, 1}, from, to, comm, kTagColumnMigration);
+    move_columns({&in_place, 1}, from, to, comm, kTagColumnMigration, wait);
     f.set_columns(next);
   } else {
     Field5 grown = Field5::uninitialized(g.nx, g.nz, next, f.capacity_for(next, limit));
     const MovedArray moved{reinterpret_cast<const std::byte*>(f.data()), old_stored, bytes(grown.data()),
                            next, column_bytes};
-    move_columns({&moved, 1}, from, to, comm, kTagColumnMigration);
+    move_columns({&moved, 1}, from, to, comm, kTagColumnMigration, wait);
     f = std::move(grown);
   }
   zero_new_columns(f, old_stored, to[comm.rank()]);
@@ -47,11 +47,11 @@ void migrate_field(Field5& f, ColumnRange next, const Partition& from, const Par
 }  // namespace
 
 void migrate_fields(std::span<const MigratedField> fields, const Partition& from, const Partition& to,
-                    const GridSize& g, const Communicator& comm) {
+                    const GridSize& g, const Communicator& comm, WaitMode wait) {
   // One field at a time: a field that outgrows its storage exists twice
   // only while it moves, never two fields at once.
   for (const MigratedField& m : fields)
-    migrate_field(*m.field, stored_columns(g, to[comm.rank()], m.halo), from, to, g, comm);
+    migrate_field(*m.field, stored_columns(g, to[comm.rank()], m.halo), from, to, g, comm, wait);
 }
 
 }  // namespace npblu

@@ -10,6 +10,7 @@
 #include "lu/field.hpp"
 #include "lu/grid.hpp"
 #include "lu/mpi/communicator.hpp"
+#include "lu/mpi/request_wait.hpp"
 
 namespace npblu {
 
@@ -26,7 +27,8 @@ struct MigratedField {
 /// refreshes halos). Kept columns stay where they are unless the field
 /// outgrows its capacity: then it moves, once, to storage with headroom.
 /// Spare storage past the field's bound is handed back (Field5::release_spare).
+/// Messages complete the way `wait` says (move_columns).
 void migrate_fields(std::span<const MigratedField> fields, const Partition& from, const Partition& to,
-                    const GridSize& g, const Communicator& comm);
+                    const GridSize& g, const Communicator& comm, WaitMode wait = WaitMode::spin);
 
 }  // namespace npblu

@@ -18,7 +18,8 @@ bool RuntimeBalancing::step(int iteration, std::span<const IterationRecord> hist
   std::vector<IterationTiming> timings;
   timings.reserve(window.size());
   for (const auto& rec : window) timings.push_back({rec.compute, rec.wait, rec.on_cpu, rec.run_delay});
-  const BalanceDecision& d = balancer_.decide(iteration, timings, iterations_ - iteration);
+  const BalanceDecision& d =
+      balancer_.decide(iteration, timings, iterations_ - iteration, solver.wait_mode());
   if (d.moved_columns == 0) return true;
   for (int b = 0; b < static_cast<int>(d.moves.size()); ++b) {
     if (d.moves[b] != 0) moves_.push_back({iteration, b, d.moves[b]});

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lu/mpi/request_wait.hpp"
+
 namespace npblu {
 
 /// Bad input: the message names the option (or setting) and the problem;
@@ -33,18 +35,20 @@ struct RunFailure : RunError {
 
 /// Collective: returns when `ok` holds on every rank; otherwise throws, on
 /// every rank, an E with the message of the lowest failing rank. One
-/// MPI_Allreduce of an int when all is well.
+/// MPI_Allreduce of an int when all is well, waited for as `wait` says
+/// (Communicator's collectives; agreements inside the timed iterations
+/// give the solver's wait mode).
 template <class E = RunError>
-void agree(bool ok, const std::string& message, MPI_Comm comm);
+void agree(bool ok, const std::string& message, MPI_Comm comm, Waited wait = {});
 
 /// Collective: whether some rank's `ok` is false; if so `agreed` gets, on
 /// every rank, the message of the lowest such rank.
-bool first_failure(bool ok, const std::string& message, MPI_Comm comm, std::string& agreed);
+bool first_failure(bool ok, const std::string& message, MPI_Comm comm, std::string& agreed, Waited wait = {});
 
 template <class E>
-void agree(bool ok, const std::string& message, MPI_Comm comm) {
+void agree(bool ok, const std::string& message, MPI_Comm comm, Waited wait) {
   std::string agreed;
-  if (first_failure(ok, message, comm, agreed)) throw E(agreed);
+  if (first_failure(ok, message, comm, agreed, wait)) throw E(agreed);
 }
 
 }  // namespace npblu

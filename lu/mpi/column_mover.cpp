@@ -67,7 +67,7 @@ void copy_kept(const MovedArray& a, ColumnRange old_owned, ColumnRange new_owned
 }  // namespace
 
 void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
-                  const Communicator& comm, int tag) {
+                  const Communicator& comm, int tag, WaitMode wait) {
   const int rank = comm.rank(), size = comm.size();
   const ColumnRange old_owned = from[rank];
   const ColumnRange new_owned = to[rank];
@@ -95,8 +95,7 @@ void move_columns(std::span<const MovedArray> arrays, const Partition& from, con
     }
     copy_kept(a, old_owned, new_owned);
   }
-  check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-            "migration wait");
+  wait_for_all(static_cast<int>(requests.size()), requests.data(), wait);
 }
 
 }  // namespace npblu

@@ -12,6 +12,7 @@
 
 #include "balance/partition.hpp"
 #include "lu/mpi/communicator.hpp"
+#include "lu/mpi/request_wait.hpp"
 
 namespace npblu {
 
@@ -34,9 +35,12 @@ struct MovedArray {
 /// disjoint or one buffer in which every column has one address (old_data
 /// and new_data point at their first columns in it): an in-place move, where
 /// a stripe grows and shrinks at its edges, kept columns are not copied and
-/// only the columns that change owner are touched. Throws
-/// std::runtime_error on an MPI failure (check_mpi).
+/// only the columns that change owner are touched. The messages complete
+/// the way `wait` says (on a core shared with a peer rank under a library
+/// that keeps the core while it polls, spinning would hold up the peer this
+/// rank waits for by a time slice). Throws std::runtime_error on an MPI
+/// failure (check_mpi).
 void move_columns(std::span<const MovedArray> arrays, const Partition& from, const Partition& to,
-                  const Communicator& comm, int tag);
+                  const Communicator& comm, int tag, WaitMode wait = WaitMode::spin);
 
 }  // namespace npblu

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "lu/mpi/check_mpi.hpp"
+#include "lu/mpi/request_wait.hpp"
 
 namespace npblu {
 
@@ -83,17 +84,25 @@ class Communicator {
   void abandon() noexcept { comm_ = MPI_COMM_NULL; }
 
   void barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+  // Given a WaitMode (`Waited`), a collective runs in its non-blocking form
+  // and completes the way the mode says (wait_for): WaitMode::sleep polls,
+  // sleeping between polls, so that where the library keeps a shared core
+  // while it polls, a rank that arrives first does not hold up, by a time
+  // slice, the rank on its core that it waits for. The form depends on
+  // whether a mode is given, never on which: ranks may wait differently
+  // (auto decides per rank), and MPI never matches a blocking collective
+  // with a non-blocking one. Without one, the blocking form.
   template <class T>
-  [[nodiscard]] T all_reduce_max(T value) const {
-    return all_reduce(value, MPI_MAX);
+  [[nodiscard]] T all_reduce_max(T value, Waited wait = {}) const {
+    return all_reduce(value, MPI_MAX, wait);
   }
   template <class T>
-  [[nodiscard]] T all_reduce_min(T value) const {
-    return all_reduce(value, MPI_MIN);
+  [[nodiscard]] T all_reduce_min(T value, Waited wait = {}) const {
+    return all_reduce(value, MPI_MIN, wait);
   }
   template <class T>
-  [[nodiscard]] T all_reduce_sum(T value) const {
-    return all_reduce(value, MPI_SUM);
+  [[nodiscard]] T all_reduce_sum(T value, Waited wait = {}) const {
+    return all_reduce(value, MPI_SUM, wait);
   }
   /// Element-wise, over whole arrays (one MPI_Allreduce).
   template <class T, std::size_t N>
@@ -110,19 +119,34 @@ class Communicator {
   }
   /// Every rank's `mine` (the same length on every rank), in rank order.
   template <class T>
-  [[nodiscard]] std::vector<T> all_gather(std::span<const T> mine) const {
+  [[nodiscard]] std::vector<T> all_gather(std::span<const T> mine, Waited wait = {}) const {
     std::vector<T> all(mine.size() * std::size_t(size_));
     const int n = static_cast<int>(mine.size());
-    check_mpi(MPI_Allgather(mine.data(), n, mpi_datatype<T>(), all.data(), n, mpi_datatype<T>(), comm_),
-              "MPI_Allgather");
+    const MPI_Datatype type = mpi_datatype<T>();
+    collective(
+        wait, [&] { return MPI_Allgather(mine.data(), n, type, all.data(), n, type, comm_); },
+        [&](MPI_Request* r) { return MPI_Iallgather(mine.data(), n, type, all.data(), n, type, comm_, r); },
+        "MPI_Allgather");
     return all;
   }
   /// On `root`: every rank's `value`, in rank order (elsewhere: empty).
   template <class T>
   [[nodiscard]] std::vector<T> gather(T value, int root) const {
-    std::vector<T> all(rank_ == root ? size_ : 0);
-    check_mpi(MPI_Gather(&value, 1, mpi_datatype<T>(), all.data(), 1, mpi_datatype<T>(), root, comm_),
-              "MPI_Gather");
+    return gather_each(std::span<const T>(&value, 1), root);
+  }
+  /// On `root`: every rank's `mine` (the same length on every rank), in rank
+  /// order (elsewhere: empty).
+  template <class T>
+  [[nodiscard]] std::vector<T> gather_each(std::span<const T> mine, int root, Waited wait = {}) const {
+    std::vector<T> all(rank_ == root ? mine.size() * std::size_t(size_) : 0);
+    const int n = static_cast<int>(mine.size());
+    const MPI_Datatype type = mpi_datatype<T>();
+    collective(
+        wait, [&] { return MPI_Gather(mine.data(), n, type, all.data(), n, type, root, comm_); },
+        [&](MPI_Request* r) {
+          return MPI_Igather(mine.data(), n, type, all.data(), n, type, root, comm_, r);
+        },
+        "MPI_Gather");
     return all;
   }
   /// On `root`: every rank's `mine` (any length), concatenated in rank order (elsewhere: empty).
@@ -141,10 +165,26 @@ class Communicator {
   void take(Communicator& other) noexcept;
   void release() noexcept;
   void query();  // rank_, size_, and the tag check
+  /// Runs a collective: `blocking()` without a wait mode, else
+  /// `nonblocking(&request)` completed by wait_for (MPI errors through check_mpi).
+  template <class Blocking, class NonBlocking>
+  void collective(Waited wait, Blocking&& blocking, NonBlocking&& nonblocking, const char* what) const {
+    if (!wait) {
+      check_mpi(blocking(), what);
+      return;
+    }
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(nonblocking(&request), what);
+    wait_for(request, *wait);
+  }
   template <class T>
-  T all_reduce(T value, MPI_Op op) const {
+  T all_reduce(T value, MPI_Op op, Waited wait) const {
     T result{};
-    check_mpi(MPI_Allreduce(&value, &result, 1, mpi_datatype<T>(), op, comm_), "MPI_Allreduce");
+    const MPI_Datatype type = mpi_datatype<T>();
+    collective(
+        wait, [&] { return MPI_Allreduce(&value, &result, 1, type, op, comm_); },
+        [&](MPI_Request* r) { return MPI_Iallreduce(&value, &result, 1, type, op, comm_, r); },
+        "MPI_Allreduce");
     return result;
   }
   template <class Values>

@@ -9,6 +9,7 @@
 // it wakes.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 
 namespace npblu {
@@ -22,6 +23,10 @@ enum class WaitMode {
 /// "spin", "sleep" or "auto"; throws std::invalid_argument otherwise.
 WaitMode parse_wait_mode(const std::string& text);
 std::string to_string(WaitMode mode);
+
+/// How a collective waits (Communicator's collectives, agree): none given,
+/// in the blocking call; given, in the non-blocking one completed by wait_for.
+using Waited = std::optional<WaitMode>;
 
 /// Whether other ranks of the run may run on a rank's cores, and if so how
 /// the MPI library waits for messages there.

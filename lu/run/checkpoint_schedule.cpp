@@ -1,5 +1,6 @@
 #include "lu/run/checkpoint_schedule.hpp"
 
+#include "lu/mpi/communicator.hpp"
 #include "lu/mpi/messages.hpp"
 #include "lu/run/stop_signals.hpp"
 
@@ -8,11 +9,9 @@ namespace npblu {
 namespace {
 
 // The signal any rank got (the largest number), the same on every rank.
-int agreed_signal(const StopSignals& signals, MPI_Comm comm) {
-  const int mine = signals.received();
-  int any = 0;
-  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
-  return any;
+// Agreed after every iteration: waited for as the solver waits.
+int agreed_signal(const StopSignals& signals, MPI_Comm comm, WaitMode wait) {
+  return Communicator::borrow(comm).all_reduce_max(signals.received(), wait);
 }
 
 // `text` as one shell word: as is when safe, else in single quotes.
@@ -32,7 +31,7 @@ void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig&
   const StopSignals signals;
   while (!session.finished()) {
     session.advance(1);
-    const int signal = agreed_signal(signals, comm);
+    const int signal = agreed_signal(signals, comm, session.solver().wait_mode());
     if (session.finished()) return;  // nothing left to continue: the run ends normally
     const bool due = checkpoint.every > 0 && session.iterations_done() % checkpoint.every == 0;
     if (due || signal != 0) session.write_checkpoint(checkpoint.path);

@@ -88,13 +88,25 @@ foreach(np 2 3)
   set_tests_properties(edge_migration_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
 endforeach()
 
+# Collectives and migrations given a wait mode: ranks that wait differently
+# (spinning, sleeping) still pair and get the right values; a sleeping rank
+# leaves its core while it waits.
+add_executable(collective_wait collective_wait.cpp)
+target_link_libraries(collective_wait PRIVATE npblu_solver)
+foreach(np 2 3)
+  mpi_command(collective_wait_command ${np} $<TARGET_FILE:collective_wait>)
+  npblu_test(collective_wait_np${np} ${collective_wait_command})
+  set_tests_properties(collective_wait_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+endforeach()
+
 # How ranks wait (--wait) and how many planes a pipeline message carries
 # (--planes-per-message, including one block of every plane and a block size
 # that does not divide the planes) change when work happens, never what is
 # computed: the same field as one rank.
 lu_test(checksum_S_wait_planes mpi 300 same-checksum
   "1:S" "2:S --wait sleep" "3:S --wait spin --planes-per-message 4" "3:S --wait auto --planes-per-message 3 --columns 2,5,3"
-  "2:S --planes-per-message 100" "4:S --wait sleep --planes-per-message 2 --balance diffusive --balance-every 2 --columns 4,2,2,2 --emulate-speeds 0.1,1,1,1")
+  "2:S --planes-per-message 100" "4:S --wait sleep --planes-per-message 2 --balance diffusive --balance-every 2 --columns 4,2,2,2 --emulate-speeds 0.1,1,1,1"
+  "3:S --wait sleep --balance diffusive --balance-every 1 --emulate-speeds 1,0.3,1 --trace t.h5 --trace-flush 3 --checkpoint c.h5 --checkpoint-every 7")
 lu_test(checksum_W_wait_planes mpi 600 same-checksum
   "1:W" "2:W --wait sleep --planes-per-message 7" "3:W --planes-per-message 31 --weights 2,1,1"
   "2:W --wait auto --planes-per-message 4 --balance diffusive --emulate-speeds 1,0.444")

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""What the balancer, the trace and checkpoints cost when ranks share cores.
+
+More ranks than cores (3 on this 2-core machine): every collective and
+migration message inside the timed iterations is a point where a rank that
+arrives first waits for one that shares its core. Where the MPI library keeps
+the core while it polls (MPICH; Open MPI told not to yield), a spinning rank
+holds up the rank it waits for by a time slice. This script runs each feature
+(plain, `--balance diffusive`, `--trace`, `--checkpoint --checkpoint-every
+25`) with each build (this `lu` and a baseline, e.g. main before a change)
+and each library, alternating (the builds' order rotating every repeat), and
+prints medians: the time, the feature's time over the same build's plain
+run, and this build over the baseline.
+
+  runs/bench_shared_features.py --baseline-lu <old lu> --baseline-lu-mpich <old MPICH lu> \\
+      --lu-mpich build-mpich/bin/lu                       # W, 3 ranks, 5 repeats
+
+Without --lu-mpich only Open MPI runs; without a baseline only this build.
+Timings: run under `flock /tmp/npblu-timing.lock`.
+"""
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+
+from lu_json import DEFAULT_LU, run_report
+
+FEATURES = {
+    "plain": [],
+    "diffusive": ["--balance", "diffusive"],
+    "trace": ["--trace", "{tmp}/t.h5", "--trace-overwrite"],
+    "checkpoint": ["--checkpoint", "{tmp}/c.h5", "--checkpoint-every", "25"],
+}
+
+
+def cases(args):
+    """(library, launcher, {build: lu}) per library."""
+    ompi = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.np)]
+    out = [("Open MPI", ompi, {"this": args.lu, "baseline": args.baseline_lu})]
+    if args.lu_mpich:
+        out.append(("MPICH", ["mpiexec.mpich", "-n", str(args.np)],
+                    {"this": args.lu_mpich, "baseline": args.baseline_lu_mpich}))
+    return [(name, launcher, {b: lu for b, lu in builds.items() if lu}) for name, launcher, builds in out]
+
+
+def run_once(launcher, lu, cls, feature, tmp):
+    """Seconds of the timed iterations (the report's time_s)."""
+    extra = [a.format(tmp=tmp) for a in FEATURES[feature]]
+    for name in ("t.h5", "c.h5"):
+        if os.path.exists(os.path.join(tmp, name)):
+            os.remove(os.path.join(tmp, name))
+    return run_report(lambda path: [*launcher, lu, cls, "--quiet", "--json", path, *extra])["time_s"]
+
+
+def median_cell(values):
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cls", default="W")
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--baseline-lu", help="another lu built against Open MPI")
+    ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
+    ap.add_argument("--baseline-lu-mpich", help="another lu built against MPICH")
+    args = ap.parse_args()
+    runs = cases(args)
+    times = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for rep in range(args.repeats):
+            for library, launcher, builds in runs:
+                names = sorted(builds)
+                names = names[rep % len(names):] + names[:rep % len(names)]
+                for feature in FEATURES:
+                    for build in names:
+                        seconds = run_once(launcher, builds[build], args.cls, feature, tmp)
+                        times.setdefault((library, build, feature), []).append(seconds)
+            print(f"repeat {rep + 1}/{args.repeats} done", file=sys.stderr)
+    print(f"class {args.cls}, {args.np} ranks on {os.cpu_count()} cores, medians of {args.repeats} "
+          "(min-max); ratios are medians of the paired runs")
+    print("| library | build | feature | s | feature / plain (same build) | this / baseline |")
+    print("|---|---|---|---|---|---|")
+    for library, _, builds in runs:
+        for build in sorted(builds, reverse=True):
+            for feature in FEATURES:
+                t = times[(library, build, feature)]
+                plain = times[(library, build, "plain")]
+                over_plain = median_cell([a / b for a, b in zip(t, plain)]) if feature != "plain" else ""
+                base = times.get((library, "baseline", feature))
+                over_base = median_cell([a / b for a, b in zip(t, base)]) if base and build == "this" else ""
+                print(f"| {library} | {build} | {feature} | {median_cell(t)} | {over_plain} | {over_base} |")
+
+
+if __name__ == "__main__":
+    main()
