@@ -41,9 +41,9 @@ struct npblu_balancer {
   npblu::RunQueueClock::Reading last_reading;
   bool core_share = true;  // read the run-queue clock between feeds
   // How this rank waits in the deciding feed's collectives and the
-  // migration: sleeping between polls where it shares a core with another
-  // rank under a library that keeps the core while it polls (the solver's
-  // auto rule for such cores, request_wait.hpp), else spinning.
+  // migration: the solver's auto rule for a rank's peers (AutomaticWait's
+  // first choice: sleeping between polls where it shares a core with another
+  // rank under a library that keeps the core while it polls, else spinning).
   npblu::WaitMode wait = npblu::WaitMode::spin;
   std::size_t unread = 0;       // the first feed of `window` the clock has not yet been read after
   double unread_seconds = 0.0;  // the fed time of those feeds
@@ -66,7 +66,7 @@ struct npblu_balancer {
     balancer.set_time_decisions(read_core_share);
     balancer.session().set_prior_price(kFirstStepPrice);
     MPI_Comm_rank(comm.get(), &rank);
-    if (npblu::core_peers(comm.get()) == npblu::CorePeers::spinning) wait = npblu::WaitMode::sleep;
+    wait = npblu::AutomaticWait(npblu::core_peers(comm.get())).current();
     if (core_share) last_reading = clock.read();
   }
 };

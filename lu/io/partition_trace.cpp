@@ -5,7 +5,7 @@
 namespace npblu {
 
 void PartitionTrace::on_iteration(int iteration, std::span<const IterationRecord> history,
-                                  std::span<const BalanceMove> moves, Waited wait) {
+                                  std::span<const BalanceMove> moves, WaitMode wait) {
   if (flush_every_ > 0 && iteration % flush_every_ == 0) write(history, moves, wait);
 }
 

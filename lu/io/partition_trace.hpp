@@ -33,7 +33,7 @@ class PartitionTrace {
   /// other ranks wait while rank 0 writes). Throws RunFailure on every rank
   /// when the write failed.
   void on_iteration(int iteration, std::span<const IterationRecord> history,
-                    std::span<const BalanceMove> moves, Waited wait = {});
+                    std::span<const BalanceMove> moves, WaitMode wait);
   /// Collective; writes whatever is left and closes the file (RunFailure as above).
   void finish(std::span<const IterationRecord> history, std::span<const BalanceMove> moves);
 

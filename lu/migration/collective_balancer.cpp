@@ -40,7 +40,7 @@ WindowReport unpack(const double* v, int every) {
 }  // namespace
 
 const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const IterationTiming> window,
-                                                  double remaining, Waited wait) {
+                                                  double remaining, WaitMode wait) {
   const double t0 = wall_seconds();
   const int every = session_.window_length();
   const std::vector<double> mine = pack(samples_of(window), migration_seconds_, decision_seconds_, every);

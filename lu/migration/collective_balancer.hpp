@@ -29,9 +29,10 @@ class CollectiveBalancer {
   /// Its own time is reported with the next window (the session keeps
   /// deciding cheap against the windows). `remaining`: iterations
   /// still to run (<= 0: unknown). `wait`: how this rank waits for the
-  /// others' windows (the solver's wait mode; Communicator::all_gather).
+  /// others' windows (the solver's wait mode; Communicator::all_gather, in
+  /// its non-blocking form on every rank whatever each one's mode).
   const BalanceDecision& decide(int iteration, std::span<const IterationTiming> window, double remaining,
-                                Waited wait = {});
+                                WaitMode wait);
 
   /// Runs `apply` (the migration to session().current()) and adds its
   /// seconds to the price of the step, reported with the next window.

@@ -77,27 +77,27 @@ foreach(case "S;3;3" "S;4;3" "W;3;7" "W;4;7" "W;5;7")
 endforeach()
 # (class S on 5 ranks has every stripe at the minimum width: no other partition exists)
 
+# A test program NAME.cpp on the solver's library, run as NAME_np<P> for each
+# rank count P given (exit 0 on pass, on every rank).
+function(solver_mpi_program name)
+  add_executable(${name} ${name}.cpp)
+  target_link_libraries(${name} PRIVATE npblu_solver)
+  foreach(np IN LISTS ARGN)
+    mpi_command(command ${np} $<TARGET_FILE:${name}>)
+    npblu_test(${name}_np${np} ${command})
+    set_tests_properties(${name}_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+  endforeach()
+endfunction()
+
 # Fields grow and shrink at their edges (in place while they have room, else
 # moved once to storage with headroom): kept columns keep bytes and address,
 # including a rank losing all but one column and regaining them.
-add_executable(edge_migration edge_migration.cpp)
-target_link_libraries(edge_migration PRIVATE npblu_solver)
-foreach(np 2 3)
-  mpi_command(edge_migration_command ${np} $<TARGET_FILE:edge_migration>)
-  npblu_test(edge_migration_np${np} ${edge_migration_command})
-  set_tests_properties(edge_migration_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
-endforeach()
+solver_mpi_program(edge_migration 2 3)
 
 # Collectives and migrations given a wait mode: ranks that wait differently
 # (spinning, sleeping) still pair and get the right values; a sleeping rank
 # leaves its core while it waits.
-add_executable(collective_wait collective_wait.cpp)
-target_link_libraries(collective_wait PRIVATE npblu_solver)
-foreach(np 2 3)
-  mpi_command(collective_wait_command ${np} $<TARGET_FILE:collective_wait>)
-  npblu_test(collective_wait_np${np} ${collective_wait_command})
-  set_tests_properties(collective_wait_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
-endforeach()
+solver_mpi_program(collective_wait 2 3)
 
 # How ranks wait (--wait) and how many planes a pipeline message carries
 # (--planes-per-message, including one block of every plane and a block size
