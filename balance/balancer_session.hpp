@@ -78,6 +78,13 @@ class BalancerSession {
     balancer_.set_max_widths(std::move(max_widths), current_.ranks(), current_.interior().width());
   }
   [[nodiscard]] const std::vector<int>& max_widths() const { return balancer_.max_widths(); }
+  /// Ranks whose core shares the scheduler hands out among them
+  /// (DiffusiveBalancer::set_share_pools), for every later decision. Not part
+  /// of saved_state(): a run looks at its own placement.
+  void set_share_pools(std::vector<int> pools) {
+    balancer_.set_share_pools(std::move(pools), current_.ranks());
+  }
+  [[nodiscard]] const std::vector<int>& share_pools() const { return balancer_.share_pools(); }
 
   /// Imposes a partition (the caller's own placement, a restart).
   void set_current(const Partition& p);

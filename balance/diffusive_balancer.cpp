@@ -129,6 +129,37 @@ std::vector<double> shares_of(std::span<const RankSamples> window) {
   return share;
 }
 
+// Each pool's members at the pool's mean core share, iteration by
+// iteration (balance/share_pools.hpp: the scheduler's placement of the
+// moment decides which of them has a core to itself, not the rank). A pool
+// whose members' windows differ in length is left as it is (read_window
+// refuses such a window anyway).
+std::vector<RankSamples> at_pool_shares(std::span<const RankSamples> window, const std::vector<int>& pools) {
+  std::vector<RankSamples> out(window.begin(), window.end());
+  const int ranks = static_cast<int>(window.size());
+  std::vector<std::vector<int>> pool_members(ranks);
+  for (int r = 0; r < ranks; ++r)
+    if (pools[r] >= 0) pool_members[pools[r]].push_back(r);
+  for (int leader = 0; leader < ranks; ++leader) {
+    const std::vector<int>& members = pool_members[leader];
+    const std::size_t k = window[leader].compute.size();
+    bool even = members.size() > 1;
+    for (const int r : members) even = even && window[r].compute.size() == k;
+    if (!even) continue;
+    std::vector<double> share(k, 0.0);
+    double core_share = 0.0;
+    for (const int r : members) {
+      const RankSamples& w = window[r];
+      for (std::size_t t = 0; t < k; ++t) share[t] += (w.share.size() == k ? w.share[t] : w.core_share);
+      core_share += w.core_share;
+    }
+    for (double& s : share) s /= static_cast<double>(members.size());
+    core_share /= static_cast<double>(members.size());
+    for (const int r : members) out[r].share = share, out[r].core_share = core_share;
+  }
+  return out;
+}
+
 // The window read at each rank's core share: per-column costs per
 // iteration, and per rank the mean wait and mean iteration time.
 struct ReadWindow {
@@ -231,6 +262,20 @@ std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
   return outside || !moved ? target : next;
 }
 
+void DiffusiveBalancer::set_share_pools(std::vector<int> pools, int ranks) {
+  if (!pools.empty() && static_cast<int>(pools.size()) != ranks)
+    throw std::invalid_argument("share pools: " + std::to_string(pools.size()) + " given for " +
+                                std::to_string(ranks) + " ranks");
+  for (int r = 0; r < static_cast<int>(pools.size()); ++r) {
+    if (pools[r] < -1 || pools[r] > r || (pools[r] >= 0 && pools[pools[r]] != pools[r]))
+      throw std::invalid_argument("share pools: rank " + std::to_string(r) + " in pool " +
+                                  std::to_string(pools[r]) +
+                                  " (a pool is named by its lowest rank, a member)");
+  }
+  const bool none = std::all_of(pools.begin(), pools.end(), [](int p) { return p == -1; });
+  share_pools_ = none ? std::vector<int>{} : std::move(pools);
+}
+
 void DiffusiveBalancer::set_max_widths(std::vector<int> max_widths, int ranks, int columns) {
   check_max_widths(max_widths, ranks, columns, settings_.min_width);
   max_widths_ = std::move(max_widths);
@@ -243,7 +288,8 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const std::vector<int> widths = current.widths();
   BalanceDecision d{current, std::vector<int>(std::max(0, ranks - 1), 0)};
   if (ranks < 2) return d;
-  const ReadWindow w = read_window(window, widths);
+  const ReadWindow w = share_pools_.empty() ? read_window(window, widths)
+                                            : read_window(at_pool_shares(window, share_pools_), widths);
   if (!w.usable) return d;
   const Quantiles& q = quantiles(ranks);
   d.z = q.family;

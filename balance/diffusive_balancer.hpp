@@ -130,6 +130,15 @@ class DiffusiveBalancer {
   void set_max_widths(std::vector<int> max_widths, int ranks, int columns);
   [[nodiscard]] const std::vector<int>& max_widths() const { return max_widths_; }
 
+  /// Per rank its share pool (balance/share_pools: the lowest rank of the
+  /// pool, -1 for none; empty: no pools): each pool's members are read at
+  /// their mean core share, iteration by iteration, since the scheduler,
+  /// not the rank, decides which of them has a core to itself. Throws
+  /// std::invalid_argument unless empty or one per rank, each -1 or a rank
+  /// no later than its own that is in that pool too.
+  void set_share_pools(std::vector<int> pools, int ranks);
+  [[nodiscard]] const std::vector<int>& share_pools() const { return share_pools_; }
+
   /// Decides the next stripes from every rank's window (indexed by rank,
   /// the same number of iterations each; at least one). Evidence about the
   /// current stripes accumulates over windows until they move.
@@ -163,7 +172,8 @@ class DiffusiveBalancer {
   [[nodiscard]] std::vector<int> step_toward(const std::vector<int>& widths,
                                              const std::vector<int>& target) const;
   BalancerSettings settings_;
-  std::vector<int> max_widths_;  // per rank (empty: none)
+  std::vector<int> max_widths_;   // per rank (empty: none)
+  std::vector<int> share_pools_;  // per rank: its pool's lowest rank, or -1 (empty: none)
   CostEvidence evidence_;
   int windows_since_move_ = 0;
   double set_error_ = 0.0;  // mean relative error of the estimates the stripes were last set from (0: none)

@@ -45,12 +45,13 @@ def cases(args):
 
 
 def run_once(launcher, lu, cls, feature, tmp):
-    """Seconds of the timed iterations (the report's time_s)."""
+    """Seconds of the timed iterations (the report's time_s) and the columns the balancer moved."""
     extra = [a.format(tmp=tmp) for a in FEATURES[feature]]
     for name in ("t.h5", "c.h5"):
         if os.path.exists(os.path.join(tmp, name)):
             os.remove(os.path.join(tmp, name))
-    return run_report(lambda path: [*launcher, lu, cls, "--quiet", "--json", path, *extra])["time_s"]
+    report = run_report(lambda path: [*launcher, lu, cls, "--quiet", "--json", path, *extra])
+    return report["time_s"], report.get("moved_columns", 0)
 
 
 def median_cell(values):
@@ -66,32 +67,38 @@ def main():
     ap.add_argument("--baseline-lu", help="another lu built against Open MPI")
     ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
     ap.add_argument("--baseline-lu-mpich", help="another lu built against MPICH")
+    ap.add_argument("--features", nargs="+", choices=list(FEATURES), default=list(FEATURES),
+                    help="plain is always run (the ratios' denominator)")
     args = ap.parse_args()
+    features = ["plain"] + [f for f in args.features if f != "plain"]
     runs = cases(args)
-    times = {}
+    times, moved = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.repeats):
             for library, launcher, builds in runs:
                 names = sorted(builds)
                 names = names[rep % len(names):] + names[:rep % len(names)]
-                for feature in FEATURES:
+                for feature in features:
                     for build in names:
-                        seconds = run_once(launcher, builds[build], args.cls, feature, tmp)
+                        seconds, columns = run_once(launcher, builds[build], args.cls, feature, tmp)
                         times.setdefault((library, build, feature), []).append(seconds)
+                        moved.setdefault((library, build, feature), []).append(columns)
             print(f"repeat {rep + 1}/{args.repeats} done", file=sys.stderr)
     print(f"class {args.cls}, {args.np} ranks on {os.cpu_count()} cores, medians of {args.repeats} "
           "(min-max); ratios are medians of the paired runs")
-    print("| library | build | feature | s | feature / plain (same build) | this / baseline |")
-    print("|---|---|---|---|---|---|")
+    print("| library | build | feature | s | feature / plain (same build) | this / baseline | columns moved |")
+    print("|---|---|---|---|---|---|---|")
     for library, _, builds in runs:
         for build in sorted(builds, reverse=True):
-            for feature in FEATURES:
+            for feature in features:
                 t = times[(library, build, feature)]
                 plain = times[(library, build, "plain")]
                 over_plain = median_cell([a / b for a, b in zip(t, plain)]) if feature != "plain" else ""
                 base = times.get((library, "baseline", feature))
                 over_base = median_cell([a / b for a, b in zip(t, base)]) if base and build == "this" else ""
-                print(f"| {library} | {build} | {feature} | {median_cell(t)} | {over_plain} | {over_base} |")
+                columns = moved[(library, build, feature)]
+                moves = f"{statistics.median(columns):g} ({min(columns)}-{max(columns)})" if feature == "diffusive" else ""
+                print(f"| {library} | {build} | {feature} | {median_cell(t)} | {over_plain} | {over_base} | {moves} |")
 
 
 if __name__ == "__main__":

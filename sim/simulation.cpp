@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "balance/min_max_partition.hpp"
 #include "balance/partition.hpp"
+#include "balance/share_pools.hpp"
 #include "balance/window_summary.hpp"
 #include "lu/run/run_config.hpp"  // kMinimumGridPoints, lu's own
 #include "sim/time_shared_model.hpp"
@@ -188,6 +190,25 @@ double apply_step(const SimConfig& c, SimResult& result, int it, const Partition
   return migration_seconds(c, before, d.partition);
 }
 
+// The modelled ranks' share pools: ranks on one modelled core are pinned
+// there together, as `lu`'s ranks bound two to a core would be
+// (balance/share_pools; lu-sim models no scheduler moving ranks between cores).
+std::vector<int> modelled_share_pools(const std::vector<int>& cores) {
+  std::vector<int> numbers = cores;  // the cores numbered 0, 1, ... (the same pools)
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  std::vector<CpuPlace> places;
+  places.reserve(cores.size());
+  for (const int core : cores) {
+    const auto n =
+        static_cast<std::size_t>(std::lower_bound(numbers.begin(), numbers.end(), core) - numbers.begin());
+    CpuPlace p{0, std::vector<std::uint64_t>(n / 64 + 1, 0)};
+    p.cpus.back() = std::uint64_t{1} << (n % 64);
+    places.push_back(std::move(p));
+  }
+  return share_pools(places);
+}
+
 }  // namespace
 
 SimResult simulate(const SimConfig& c) {
@@ -196,6 +217,7 @@ SimResult simulate(const SimConfig& c) {
   const std::unique_ptr<IterationModel> model = make_model(c);
   BalancerSession session(c.settings, partition);
   session.set_max_widths(c.max_columns);
+  session.set_share_pools(modelled_share_pools(c.cores));
   PlanMaker plan_for(c);
   BestBottleneck best(c.max_columns);
 

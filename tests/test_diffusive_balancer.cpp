@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "balance/cost_evidence.hpp"
@@ -263,18 +264,90 @@ TEST(DiffusiveBalancer, CoreShareMakesASharedCoreLookSlower) {
   EXPECT_DOUBLE_EQ(whole.wait, 6.0);
 }
 
-TEST(DiffusiveBalancer, ThreeRanksOnTwoCoresGetCapacityShares) {
-  // Rank 0 alone on a core, ranks 1 and 2 sharing the other: capacity split
-  // 31 / 15.5 / 15.5; the pair must not drift apart.
+namespace {
+// Rank 0 alone on a core, ranks 1 and 2 sharing the other (each getting the
+// share its load takes): 20 decisions from equal stripes, with `pools`.
+Partition three_ranks_on_two_cores(std::vector<int> pools) {
   DiffusiveBalancer b(settings());
+  b.set_share_pools(std::move(pools), 3);
   Partition p = Partition::equal({1, 63}, 3);
   for (int step = 0; step < 20; ++step) {
     const int w1 = p[1].width(), w2 = p[2].width();
     const double s1 = double(w1) / (w1 + w2), s2 = double(w2) / (w1 + w2);
     p = b.decide(p, window_for(p, {1.0, 1.0, 1.0}, 5, nullptr, {1.0, s1, s2})).partition;
   }
+  return p;
+}
+}  // namespace
+
+TEST(DiffusiveBalancer, ThreeRanksOnTwoCoresGetCapacityShares) {
+  // Capacity split 31 / 15.5 / 15.5; the pair must not drift apart.
+  const Partition p = three_ranks_on_two_cores({});
   EXPECT_NEAR(p[0].width(), 31, 2) << p.to_string();
   EXPECT_NEAR(p[1].width(), p[2].width(), 3) << p.to_string();
+}
+
+namespace {
+// Decisions over `windows` windows of `ranks` ranks of equal speed, of which
+// `whole` at a time have a core to themselves and the rest share one two to
+// a core; the scheduler hands the whole cores to other ranks every
+// `windows_held` windows (as it did to 3 unpinned ranks on 2 cores every
+// 10-50 iterations). Returns the columns moved in all.
+int moved_under_rotating_cores(int ranks, int whole, std::vector<int> pools, int windows, int windows_held) {
+  DiffusiveBalancer b(settings());
+  b.set_share_pools(std::move(pools), ranks);
+  Partition p = Partition::equal({1, 1 + 20 * ranks}, ranks);
+  std::mt19937_64 rng(3);
+  std::vector<double> share(ranks, 0.5);
+  Noise noise(0.02, 0.0);
+  int moved = 0;
+  for (int w = 0; w < windows; ++w) {
+    if (w % windows_held == 0) {
+      std::vector<int> order(ranks);
+      std::iota(order.begin(), order.end(), 0);
+      std::shuffle(order.begin(), order.end(), rng);
+      for (int i = 0; i < ranks; ++i) share[order[i]] = i < whole ? 1.0 : 0.5;
+    }
+    const BalanceDecision d =
+        b.decide(p, window_for(p, std::vector<double>(ranks, 1.0), 5, &noise, share), {0.0, 1000.0});
+    moved += d.moved_columns;
+    p = d.partition;
+  }
+  return moved;
+}
+}  // namespace
+
+TEST(DiffusiveBalancer, RanksTheSchedulerPlacesAreReadAtTheirPoolsShare) {
+  // 3 unpinned ranks on 2 cores: one rank at a time has a core to itself.
+  // Read rank by rank it looks twice as fast as the others, and the next
+  // placement makes its wider stripe the slowest.
+  EXPECT_GT(moved_under_rotating_cores(3, 1, {}, 50, 4), 0);
+  EXPECT_EQ(moved_under_rotating_cores(3, 1, {0, 0, 0}, 50, 4), 0);
+  // 48 ranks on two nodes of 16 cores each (24 ranks a node, 8 of them
+  // with a core to themselves at a time).
+  std::vector<int> two_nodes(48);
+  for (int r = 0; r < 48; ++r) two_nodes[r] = r < 24 ? 0 : 24;
+  EXPECT_GT(moved_under_rotating_cores(48, 16, {}, 50, 4), 0);
+  EXPECT_EQ(moved_under_rotating_cores(48, 16, two_nodes, 50, 4), 0);
+}
+
+TEST(DiffusiveBalancer, RanksPinnedTwoToACoreArePooledAsBefore) {
+  // Ranks 1 and 2 pinned to one core are a pool: the same capacity split.
+  const Partition p = three_ranks_on_two_cores({-1, 1, 1});
+  EXPECT_NEAR(p[0].width(), 31, 2) << p.to_string();
+  EXPECT_NEAR(p[1].width(), p[2].width(), 3) << p.to_string();
+}
+
+TEST(DiffusiveBalancer, SharePoolsChecked) {
+  DiffusiveBalancer b(settings());
+  EXPECT_THROW(b.set_share_pools({0, 0}, 3), std::invalid_argument);      // not one per rank
+  EXPECT_THROW(b.set_share_pools({-1, 0, 0}, 3), std::invalid_argument);  // pool 0 without rank 0
+  EXPECT_THROW(b.set_share_pools({1, 1, -1}, 3), std::invalid_argument);  // named by a later rank
+  EXPECT_THROW(b.set_share_pools({-2, -1, -1}, 3), std::invalid_argument);
+  b.set_share_pools({-1, -1, -1}, 3);
+  EXPECT_TRUE(b.share_pools().empty());  // no pool: nothing to read differently
+  b.set_share_pools({0, 0, 2}, 3);
+  EXPECT_EQ(b.share_pools(), (std::vector<int>{0, 0, 2}));
 }
 
 TEST(DiffusiveBalancer, SettingsValidatedNamingTheSetting) {

@@ -132,3 +132,18 @@ TEST(Report, SaysHowEachRankWaited) {
   EXPECT_EQ(j.at("rank_loads")[2].at("slept_iterations"), 199);
   EXPECT_EQ(j.at("history").at("slept")[0], (std::vector<int>{0, 1, 0}));
 }
+
+TEST(Report, NamesTheRanksReadAtTheirPoolsShare) {
+  RunReport r = sample_report();
+  EXPECT_EQ(format_report(r).find("time-share cores"), std::string::npos);
+  EXPECT_EQ(to_json(r).at("share_pools"), std::vector<int>{});
+  r.run.ranks = 5;
+  r.columns = {2, 2, 2, 2, 2};
+  r.share_pools = {-1, 1, 1, 3, 3};
+  const std::string text = format_report(r);
+  EXPECT_NE(text.find(" Ranks 1,2 and ranks 3,4 time-share cores as the scheduler places them: the balancer "
+                      "read each group at its mean core share\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(to_json(r).at("share_pools"), (std::vector<int>{-1, 1, 1, 3, 3}));
+}

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "lu/mpi/cpu_places.hpp"
 #include "lu/mpi/request_wait.hpp"
 
 namespace npblu {

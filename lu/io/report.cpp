@@ -79,6 +79,22 @@ std::string waits_line(const std::vector<std::string>& waits) {
   return counts.empty() ? "" : s + "\n";
 }
 
+// The share pools the balancer read at their mean core share (balance/share_pools), e.g.
+// " Ranks 0,1,2 time-share cores as the scheduler places them: ..." ("" without pools).
+std::string share_pools_line(const std::vector<int>& pools) {
+  std::vector<std::vector<int>> members(pools.size());
+  for (std::size_t r = 0; r < pools.size(); ++r)
+    if (pools[r] >= 0) members[pools[r]].push_back(static_cast<int>(r));
+  std::vector<std::string> groups;
+  for (const std::vector<int>& pool : members)
+    if (pool.size() > 1) groups.push_back(fmt::format("{}", fmt::join(pool, ",")));
+  if (groups.empty()) return "";
+  return fmt::format(
+      " Ranks {} time-share cores as the scheduler places them: the balancer read {} at {} mean core share\n",
+      fmt::join(groups, " and ranks "), groups.size() == 1 ? "them" : "each group",
+      groups.size() == 1 ? "their" : "its");
+}
+
 }  // namespace
 
 std::string format_report(const RunReport& r) {
@@ -137,6 +153,7 @@ std::string format_report(const RunReport& r) {
   if (!r.max_columns.empty())
     s += fmt::format(" Memory holds at most {} columns per rank (the balancer kept within them)\n",
                      fmt::join(r.max_columns, ","));
+  s += share_pools_line(r.share_pools);
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.run.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
@@ -222,6 +239,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["isa_supported"] = levels;
   j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
   j["max_columns"] = r.max_columns;
+  j["share_pools"] = r.share_pools;
   j["history"] = history_json(r.history);
   return j;
 }

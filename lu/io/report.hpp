@@ -35,6 +35,9 @@ struct RunReport {
   int moved_columns = 0;  // columns moved, summed over steps and boundaries
   // Per rank, the most columns its memory let the balancer give it (empty: no limit).
   std::vector<int> max_columns;
+  // Per rank its share pool (balance/share_pools: the lowest rank of the
+  // pool, -1 for none; empty: no pools), as the balancer read them.
+  std::vector<int> share_pools;
   RunHistory history;              // per iteration and rank
   std::vector<BalanceMove> moves;  // every balancing move
 

@@ -1,7 +1,11 @@
 #include "lu/migration/collective_balancer.hpp"
 
 #include <algorithm>
+#include <span>
 #include <vector>
+
+#include "balance/share_pools.hpp"
+#include "lu/mpi/cpu_places.hpp"
 
 namespace npblu {
 
@@ -37,7 +41,25 @@ WindowReport unpack(const double* v, int every) {
   r.decision_seconds = v[3 + 3 * every];
   return r;
 }
+
+// Every rank's share pool (balance/share_pools), from the affinity masks
+// of each node's ranks: pools are found node by node and named by the
+// lowest rank of `comm` in them, then all-gathered (one int a rank).
+std::vector<int> gather_share_pools(const Communicator& comm) {
+  const NodeCpuMasks node = node_cpu_masks(comm.get());
+  std::vector<CpuPlace> places;
+  places.reserve(node.masks.size());
+  for (const CpuMask& mask : node.masks) places.push_back({0, mask});
+  const int local = share_pools(places)[node.self];
+  const int mine = local < 0 ? -1 : node.ranks[local];
+  return comm.all_gather(std::span<const int>(&mine, 1));
+}
 }  // namespace
+
+CollectiveBalancer::CollectiveBalancer(BalancerSettings settings, Partition start, MPI_Comm comm)
+    : session_(settings, std::move(start)), comm_(Communicator::borrow(comm)) {
+  session_.set_share_pools(gather_share_pools(comm_));
+}
 
 const BalanceDecision& CollectiveBalancer::decide(int iteration, std::span<const IterationTiming> window,
                                                   double remaining, WaitMode wait) {

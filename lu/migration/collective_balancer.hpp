@@ -19,9 +19,10 @@ namespace npblu {
 
 class CollectiveBalancer {
  public:
-  /// `comm` is borrowed: it must outlive this balancer.
-  CollectiveBalancer(BalancerSettings settings, Partition start, MPI_Comm comm)
-      : session_(settings, std::move(start)), comm_(Communicator::borrow(comm)) {}
+  /// `comm` is borrowed: it must outlive this balancer. Collective over it:
+  /// the ranks' CPU affinity masks say which of them the scheduler places on
+  /// shared cores (session().share_pools(), balance/share_pools).
+  CollectiveBalancer(BalancerSettings settings, Partition start, MPI_Comm comm);
 
   /// Collective over the communicator (one MPI_Allgather): the decision,
   /// after `iteration`, from every rank's window (at most

@@ -32,6 +32,8 @@ class RuntimeBalancing {
     balancer_.session().set_max_widths(std::move(max_widths));
   }
   [[nodiscard]] const std::vector<int>& max_widths() const { return balancer_.session().max_widths(); }
+  /// Ranks the scheduler places on shared cores (BalancerSession::set_share_pools).
+  [[nodiscard]] const std::vector<int>& share_pools() const { return balancer_.session().share_pools(); }
 
   [[nodiscard]] int steps() const { return balancer_.session().steps(); }
   /// What the balancer has learnt, for a checkpoint, and back (a restart on

@@ -1,21 +1,13 @@
 #include "lu/mpi/request_wait.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstdint>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
-#include <vector>
-
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 #include "lu/mpi/check_mpi.hpp"
-#include "lu/mpi/communicator.hpp"
+#include "lu/mpi/cpu_places.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -96,52 +88,6 @@ void wait_for_all(int count, MPI_Request* requests, WaitMode mode) {
     check_mpi(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE), "test");
     return done != 0;
   });
-}
-
-namespace {
-
-constexpr int kMaskWords = 16;  // 1024 CPUs
-using CpuMask = std::vector<std::uint64_t>;
-
-/// The cores this process may run on.
-CpuMask own_cpu_mask() {
-  CpuMask mask(kMaskWords, 0);
-  const auto set_bit = [&](int cpu) {
-    if (cpu < 64 * kMaskWords) mask[cpu / 64] |= std::uint64_t{1} << (cpu % 64);
-  };
-#if defined(__linux__)
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-      if (CPU_ISSET(cpu, &set)) set_bit(cpu);
-    }
-    return mask;
-  }
-#endif
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  for (int cpu = 0; cpu < cores; ++cpu) set_bit(cpu);
-  return mask;
-}
-
-bool subset(const std::uint64_t* a, const std::uint64_t* b) {
-  for (int w = 0; w < kMaskWords; ++w) {
-    if ((a[w] & ~b[w]) != 0) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool shares_core_with_peer(MPI_Comm comm) {
-  const Communicator node = Communicator::borrow(comm).node();
-  const CpuMask mine = own_cpu_mask();
-  const std::vector<std::uint64_t> all = node.all_gather(std::span<const std::uint64_t>(mine));
-  const int ranks = node.size();
-  int cores = 0, confined = 0;  // our cores; ranks that may only run on them
-  for (std::uint64_t word : mine) cores += std::popcount(word);
-  for (int r = 0; r < ranks; ++r) confined += subset(&all[std::size_t(r) * kMaskWords], mine.data()) ? 1 : 0;
-  return confined > cores;
 }
 
 namespace {

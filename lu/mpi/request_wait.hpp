@@ -88,12 +88,6 @@ bool mpi_yields_while_polling();
 /// yields while it polls.
 CorePeers core_peers(MPI_Comm comm);
 
-/// Collective over `comm`: whether this rank may share a core with another
-/// rank of `comm` on its node: more ranks are allowed to run on the cores of
-/// this rank's CPU affinity set than it has cores (Linux affinity masks; where
-/// they are unknown, every rank counts as allowed on every core).
-bool shares_core_with_peer(MPI_Comm comm);
-
 /// Completes `request` the way `mode` says (automatic: as spin) (MPI errors through check_mpi).
 void wait_for(MPI_Request& request, WaitMode mode);
 /// Completes all `count` requests the way `mode` says.

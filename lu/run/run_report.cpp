@@ -95,6 +95,7 @@ RunReport build_report(const RunContext& ctx, const RunIdentity& run, const LuSo
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
     report.max_columns = balancing->max_widths();
+    report.share_pools = balancing->share_pools();
   }
   report.history = gather_history(result.history, ctx.comm);
   return report;

@@ -61,6 +61,13 @@ npblu_test(balance_within_memory ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/m
            ${LU_TABLE_LAUNCH_ARGS} --workdir . -- W --balance diffusive --emulate-speeds 1,0.444)
 set_tests_properties(balance_within_memory PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
 
+# The ranks the scheduler places on shared cores, found from their CPU affinity (each rank pinned by
+# taskset): one pool for 3 ranks allowed on the same 2 CPUs, ranks 1 and 2 for CPUs A,B,B, none for A,B.
+npblu_test(share_pools_affinity ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/share_pools_check.py
+           ${LU_TABLE_LAUNCH_ARGS} --workdir .)
+set_tests_properties(share_pools_affinity PROPERTIES LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77
+                     ENVIRONMENT "${sanitizer_env}")
+
 # Migration over several hops: a random new partition every few iterations
 # (two in three giving nearly all columns to the last, then the first rank, so
 # stripes jump to disjoint ranges), ending verified with the 1-rank field.
