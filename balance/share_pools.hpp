@@ -31,6 +31,11 @@ struct CpuPlace {
   std::vector<std::uint64_t> cpus;
 };
 
+/// Whether more of a node's ranks (`node`: their places) may only run on
+/// the CPUs of `place` (their masks within its mask) than it has CPUs: then
+/// some of them time-share a core.
+bool crowded(std::span<const CpuPlace> node, const CpuPlace& place);
+
 /// Per rank, its pool (the lowest rank of the pool) or -1 when its share
 /// is its own. Ranks with identical places are a pool when more ranks of
 /// the node may only run on those CPUs (masks within theirs) than the

@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 
-from lu_json import DEFAULT_LU, run_report
+from lu_json import add_shared_core_arguments, run_report, shared_core_launchers
 
 FEATURES = {
     "plain": [],
@@ -36,10 +36,10 @@ FEATURES = {
 
 def cases(args):
     """(library, launcher, {build: lu}) per library."""
-    ompi = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.np)]
+    ompi, mpich = shared_core_launchers(args.np)
     out = [("Open MPI", ompi, {"this": args.lu, "baseline": args.baseline_lu})]
     if args.lu_mpich:
-        out.append(("MPICH", ["mpiexec.mpich", "-n", str(args.np)],
+        out.append(("MPICH", mpich,
                     {"this": args.lu_mpich, "baseline": args.baseline_lu_mpich}))
     return [(name, launcher, {b: lu for b, lu in builds.items() if lu}) for name, launcher, builds in out]
 
@@ -60,12 +60,8 @@ def median_cell(values):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cls", default="W")
-    ap.add_argument("--np", type=int, default=3)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--lu", default=DEFAULT_LU)
+    add_shared_core_arguments(ap)
     ap.add_argument("--baseline-lu", help="another lu built against Open MPI")
-    ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
     ap.add_argument("--baseline-lu-mpich", help="another lu built against MPICH")
     ap.add_argument("--features", nargs="+", choices=list(FEATURES), default=list(FEATURES),
                     help="plain is always run (the ratios' denominator)")

@@ -21,19 +21,18 @@ import os
 import statistics
 import sys
 
-from lu_json import DEFAULT_LU, run_report
+from lu_json import add_shared_core_arguments, run_report, shared_core_launchers
 
 MODES = ["auto", "spin", "sleep"]
 
 
 def launchers(args):
     """(label, launcher argv up to the program, lu) per library case."""
-    ompi = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(args.np)]
-    out = [("Open MPI (yields: oversubscribed)", ompi, args.lu),
-           ("Open MPI told not to yield", [*ompi[:-2], "--mca", "mpi_yield_when_idle", "0", *ompi[-2:]],
-            args.lu)]
+    ompi, mpich = shared_core_launchers(args.np)
+    no_yield, _ = shared_core_launchers(args.np, mca=("--mca", "mpi_yield_when_idle", "0"))
+    out = [("Open MPI (yields: oversubscribed)", ompi, args.lu), ("Open MPI told not to yield", no_yield, args.lu)]
     if args.lu_mpich:
-        out.append(("MPICH", ["mpiexec.mpich", "-n", str(args.np)], args.lu_mpich))
+        out.append(("MPICH", mpich, args.lu_mpich))
     return out
 
 
@@ -46,11 +45,7 @@ def run_once(launcher, lu, cls, mode):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cls", default="W")
-    ap.add_argument("--np", type=int, default=3)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--lu", default=DEFAULT_LU)
-    ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
+    add_shared_core_arguments(ap)
     args = ap.parse_args()
     cases = launchers(args)
     times = {(c[0], m): [] for c in cases for m in MODES}

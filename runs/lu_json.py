@@ -19,6 +19,23 @@ def mpirun(bind="none"):
     return ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", bind]
 
 
+def shared_core_launchers(np, mca=()):
+    """The launchers of the benches of ranks sharing cores, up to the program: Open MPI's mpirun
+    (more ranks than cores allowed, its own binding; `mca`: extra `--mca NAME VALUE` words) and
+    MPICH's mpiexec.mpich."""
+    return (["mpirun", "--allow-run-as-root", "--oversubscribe", *mca, "-np", str(np)],
+            ["mpiexec.mpich", "-n", str(np)])
+
+
+def add_shared_core_arguments(ap):
+    """The options the benches of ranks sharing cores take: class, ranks, repeats, the lu builds."""
+    ap.add_argument("--cls", default="W")
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--lu-mpich", help="lu built against MPICH (launched with mpiexec.mpich)")
+
+
 def command(lu, cls, np, args, json_path, bind="none", pin=None):
     """The command line; `pin` lists one core per rank (taskset)."""
     cmd = [lu, cls, "--quiet", "--json", json_path, *args]

@@ -45,3 +45,12 @@ TEST(SharePools, RanksConfinedWithinAMaskCrowdIt) {
   // scheduler; rank 2 is no member (its place differs).
   EXPECT_EQ(share_pools(std::vector{on(0, {0, 1}), on(0, {0, 1}), on(0, {1})}), (std::vector<int>{0, 0, -1}));
 }
+
+TEST(SharePools, CrowdedWhenMoreRanksAreConfinedToTheCpusThanTheyHold) {
+  // The rule shares_core_with_peer (lu/mpi/cpu_places) and the pools both use.
+  const std::vector node{on(0, {0, 1}), on(0, {0, 1}), on(0, {1})};
+  EXPECT_TRUE(crowded(node, node[0]));   // 3 ranks may only run on CPUs 0 and 1
+  EXPECT_FALSE(crowded(node, node[2]));  // only rank 2 is confined to CPU 1
+  EXPECT_FALSE(crowded(std::vector{on(0, {0, 1}), on(0, {0, 1})}, on(0, {0, 1})));
+  EXPECT_TRUE(crowded(std::vector{on(0, {1}), on(0, {1})}, on(0, {1})));
+}

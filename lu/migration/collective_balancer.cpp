@@ -47,10 +47,7 @@ WindowReport unpack(const double* v, int every) {
 // lowest rank of `comm` in them, then all-gathered (one int a rank).
 std::vector<int> gather_share_pools(const Communicator& comm) {
   const NodeCpuMasks node = node_cpu_masks(comm.get());
-  std::vector<CpuPlace> places;
-  places.reserve(node.masks.size());
-  for (const CpuMask& mask : node.masks) places.push_back({0, mask});
-  const int local = share_pools(places)[node.self];
+  const int local = share_pools(node.places)[node.self];
   const int mine = local < 0 ? -1 : node.ranks[local];
   return comm.all_gather(std::span<const int>(&mine, 1));
 }

@@ -1,7 +1,6 @@
 #include "lu/mpi/cpu_places.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <span>
 #include <thread>
 
@@ -15,13 +14,6 @@ namespace npblu {
 
 namespace {
 constexpr int kMaskWords = 16;  // 1024 CPUs
-
-bool subset(const CpuMask& a, const CpuMask& b) {
-  for (std::size_t w = 0; w < a.size(); ++w) {
-    if ((a[w] & ~b[w]) != 0) return false;
-  }
-  return true;
-}
 }  // namespace
 
 CpuMask own_cpu_mask() {
@@ -55,18 +47,14 @@ NodeCpuMasks node_cpu_masks(MPI_Comm comm) {
   out.self = node.rank();
   for (int r = 0; r < node.size(); ++r) {
     const auto first = all.begin() + static_cast<std::ptrdiff_t>(r) * kMaskWords;
-    out.masks.emplace_back(first, first + kMaskWords);
+    out.places.push_back({0, CpuMask(first, first + kMaskWords)});
   }
   return out;
 }
 
 bool shares_core_with_peer(MPI_Comm comm) {
   const NodeCpuMasks node = node_cpu_masks(comm);
-  const CpuMask& mine = node.masks[node.self];
-  int cores = 0, confined = 0;  // our cores; ranks that may only run on them
-  for (std::uint64_t word : mine) cores += std::popcount(word);
-  for (const CpuMask& other : node.masks) confined += subset(other, mine) ? 1 : 0;
-  return confined > cores;
+  return crowded(node.places, node.places[node.self]);
 }
 
 }  // namespace npblu

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "balance/share_pools.hpp"
+
 namespace npblu {
 
 /// A CPU affinity mask: bit c of word c / 64 for CPU c.
@@ -15,9 +17,9 @@ using CpuMask = std::vector<std::uint64_t>;
 
 /// The ranks of this rank's node and the CPUs each may run on.
 struct NodeCpuMasks {
-  std::vector<int> ranks;      // their ranks in the communicator, ascending
-  std::vector<CpuMask> masks;  // their affinity masks, in the same order
-  int self = 0;                // this rank's index in both
+  std::vector<int> ranks;        // their ranks in the communicator, ascending
+  std::vector<CpuPlace> places;  // their affinity masks (node 0: all this node), in the same order
+  int self = 0;                  // this rank's index in both
 };
 
 /// The CPUs this process may run on (where the system does not say: every
@@ -30,8 +32,9 @@ NodeCpuMasks node_cpu_masks(MPI_Comm comm);
 
 /// Collective over `comm`: whether this rank may share a core with another
 /// rank of `comm` on its node: more ranks are allowed to run on the cores of
-/// this rank's CPU affinity set than it has cores (where masks are unknown,
-/// every rank counts as allowed on every core).
+/// this rank's CPU affinity set than it has cores (balance/share_pools'
+/// crowded; where masks are unknown, every rank counts as allowed on every
+/// core).
 bool shares_core_with_peer(MPI_Comm comm);
 
 }  // namespace npblu
