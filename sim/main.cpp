@@ -55,6 +55,13 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
     }
     std::printf("cores %s (equal numbers share a core; slice %g s)\n", cores.c_str(), c.core_slice);
   }
+  if (c.unpinned.node_ranks > 0) {
+    std::printf(
+        "unpinned: nodes of %d ranks on %d cores, the scheduler moves a rank every %g s a node "
+        "(slice %g s)\n",
+        c.unpinned.node_ranks, c.unpinned.node_cores, c.unpinned.scheduler_period, c.core_slice);
+  }
+  if (!c.share_pools) std::printf("share pools off: every rank read at its own core share\n");
   std::printf(
       "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "
       "columns migrated %d\n",

@@ -51,6 +51,13 @@ void put_model(nlohmann::json& j, const SimConfig& c) {
     j["cores"] = c.cores;  // ranks with equal numbers share a core
     j["core_slice"] = c.core_slice;
   }
+  if (c.unpinned.node_ranks > 0) {
+    j["unpinned"] = {{"node_ranks", c.unpinned.node_ranks},
+                     {"node_cores", c.unpinned.node_cores},
+                     {"scheduler_period", c.unpinned.scheduler_period},
+                     {"starting_cores", starting_cores(c)}};
+    j["core_slice"] = c.core_slice;
+  }
   j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
                {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
 }
@@ -103,6 +110,7 @@ nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const Sim
   j["model_seconds"] = wall;
   j["iteration_time_s"] = r.iteration_time;
   j["migrated_columns"] = r.migrated_columns;
+  j["share_pools"] = r.share_pools;  // as lu's JSON: each rank's pool (its lowest rank), [] with none
   j["columns"] = r.final_columns;
   j["max_columns"] = c.max_columns;
   j.update(balance_json(r.history, r.moves, r.steps, r.moved_columns));

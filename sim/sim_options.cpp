@@ -24,7 +24,7 @@ bool shared_with_lu(std::string_view name) {
 
 // The model's own values that need converting after the parse.
 struct Collected {
-  std::string balance = "off", speeds;
+  std::string balance = "off", speeds, unpinned, share_pools = "on";
 };
 
 void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text) {
@@ -56,7 +56,16 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
       ->delimiter(',');
   app.add_option(
       "--core-slice", c.core_slice,
-      "With --cores: seconds a rank keeps a core while another rank of it is ready (default 0.003)");
+      "With --cores: seconds a rank keeps a core while another rank of it is ready (default 0.006)");
+  app.add_option("--unpinned", text.unpinned,
+                 "RANKS:CORES: ranks the scheduler places, instead of --cores: nodes of RANKS consecutive "
+                 "ranks, each free to run on any of its node's CORES cores, e.g. 3:2");
+  app.add_option("--scheduler-period", c.unpinned.scheduler_period,
+                 "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
+                 "average (default 0.2)");
+  app.add_option("--share-pools", text.share_pools,
+                 "on | off: off reads every rank at its own core share, as the balancer did before share "
+                 "pools (for comparison; default on)");
   app.add_option("--max-columns", c.max_columns,
                  "The most columns each rank's memory holds, e.g. 40,40,30: the balancer keeps within them "
                  "(default: no limit)")
@@ -78,6 +87,32 @@ void set_problem(SimCommandLine& out, const ProblemSpec& p) {
     out.config.grid = *p.size;
   }
   out.config.iterations = p.iterations.value_or(class_iterations);
+}
+
+// "RANKS:CORES", both integers >= 1.
+SimConfig::Unpinned parse_unpinned(const std::string& text, double period) {
+  SimConfig::Unpinned u;
+  u.scheduler_period = period;
+  const auto colon = text.find(':');
+  std::size_t used_ranks = 0, used_cores = 0;
+  try {
+    if (colon == std::string::npos) throw std::invalid_argument("no colon");
+    u.node_ranks = std::stoi(text.substr(0, colon), &used_ranks);
+    u.node_cores = std::stoi(text.substr(colon + 1), &used_cores);
+  } catch (const std::exception&) {
+    used_ranks = 0;
+  }
+  if (colon == std::string::npos || used_ranks == 0 || used_ranks != colon ||
+      used_cores != text.size() - colon - 1 || u.node_ranks < 1 || u.node_cores < 1)
+    throw UsageError("--unpinned " + quote_value(text) +
+                     ": expected RANKS:CORES, the ranks of a node and its cores, both >= 1 (e.g. 3:2)");
+  return u;
+}
+
+bool parse_share_pools(const std::string& text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw UsageError("--share-pools " + quote_value(text) + ": expected on or off");
 }
 
 BalanceMode model_balance(const std::string& text) {
@@ -162,6 +197,11 @@ void check_model(const SimConfig& c) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--max-columns: ") + e.what());
   }
+  if (c.unpinned.node_ranks > 0 && !c.cores.empty()) throw UsageError("give --cores or --unpinned, not both");
+  if (!(c.unpinned.scheduler_period > 0.0) || !std::isfinite(c.unpinned.scheduler_period)) {
+    throw UsageError("--scheduler-period must be a finite number of seconds > 0, got " +
+                     std::to_string(c.unpinned.scheduler_period));
+  }
   if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
     throw UsageError("--core-slice must be a finite number of seconds > 0, got " +
                      std::to_string(c.core_slice));
@@ -211,6 +251,8 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   c.balance = model_balance(text.balance);
   c.settings = rc.balance.diffusive;
   c.columns = rc.placement.columns;
+  if (!text.unpinned.empty()) c.unpinned = parse_unpinned(text.unpinned, c.unpinned.scheduler_period);
+  c.share_pools = parse_share_pools(text.share_pools);
   if (!text.speeds.empty())
     c.speeds = SpeedSchedule::parse(
         text.speeds[0] == '@' ? read_speed_file(text.speeds.substr(1)) : text.speeds, c.ranks);

@@ -37,6 +37,16 @@ Partition starting_partition(const SimConfig& c) {
   return Partition::from_weights(interior, speeds_at(c, 1));  // fixed, best: exact weights
 }
 
+std::vector<int> starting_cores(const SimConfig& c) {
+  if (c.unpinned.node_ranks <= 0) return c.cores;
+  std::vector<int> cores(c.ranks);
+  for (int r = 0; r < c.ranks; ++r) {
+    const int node = r / c.unpinned.node_ranks, local = r % c.unpinned.node_ranks;
+    cores[r] = node * c.unpinned.node_cores + local % c.unpinned.node_cores;
+  }
+  return cores;
+}
+
 namespace {
 
 // The oracle's stripes for the true speeds, nearest the current ones.
@@ -64,6 +74,11 @@ void check(const SimConfig& c) {
   if (!c.cores.empty() && static_cast<int>(c.cores.size()) != c.ranks)
     throw std::invalid_argument("cores gives " + std::to_string(c.cores.size()) + " cores for " +
                                 std::to_string(c.ranks) + " ranks");
+  if (c.unpinned.node_ranks != 0) {
+    if (!c.cores.empty()) throw std::invalid_argument("give cores or unpinned nodes, not both");
+    if (c.unpinned.node_ranks < 1 || c.unpinned.node_cores < 1)
+      throw std::invalid_argument("unpinned nodes need at least one rank and one core each");
+  }
   validate(c.settings);
   check_max_widths(c.max_columns, c.ranks, c.grid.interior_columns().width(), c.settings.min_width);
 }
@@ -137,8 +152,15 @@ class PlanMaker {
 };
 
 std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
-  if (c.cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
-  return std::make_unique<TimeSharedModel>(c.grid, c.cost, c.cores, c.core_slice);
+  std::vector<int> cores = starting_cores(c);
+  if (cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
+  SchedulerMoves moves;
+  if (c.unpinned.node_ranks > 0) {
+    for (int r = 0; r < c.ranks; ++r) moves.node_of_rank.push_back(r / c.unpinned.node_ranks);
+    moves.period = c.unpinned.scheduler_period;
+    moves.seed = c.seed ^ 0x5c4ed01e5ULL;  // not the noise's stream
+  }
+  return std::make_unique<TimeSharedModel>(c.grid, c.cost, std::move(cores), c.core_slice, std::move(moves));
 }
 
 // The best bottleneck for the speeds, recomputed only when they change (the
@@ -190,23 +212,37 @@ double apply_step(const SimConfig& c, SimResult& result, int it, const Partition
   return migration_seconds(c, before, d.partition);
 }
 
-// The modelled ranks' share pools: ranks on one modelled core are pinned
-// there together, as `lu`'s ranks bound two to a core would be
-// (balance/share_pools; lu-sim models no scheduler moving ranks between cores).
-std::vector<int> modelled_share_pools(const std::vector<int>& cores) {
+// The modelled ranks' share pools (balance/share_pools), from the CPUs each
+// may run on: ranks on one modelled core are pinned there together, as
+// `lu`'s ranks bound two to a core would be; unpinned ranks may run on any
+// core of their node, as `mpirun --oversubscribe` starts them.
+std::vector<int> modelled_share_pools(const SimConfig& c) {
+  if (!c.share_pools) return {};
+  std::vector<int> cores = starting_cores(c);
+  if (cores.empty()) return {};
+  const bool unpinned = c.unpinned.node_ranks > 0;
   std::vector<int> numbers = cores;  // the cores numbered 0, 1, ... (the same pools)
   std::sort(numbers.begin(), numbers.end());
   numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  const std::size_t words = numbers.size() / 64 + 1;
   std::vector<CpuPlace> places;
   places.reserve(cores.size());
-  for (const int core : cores) {
-    const auto n =
-        static_cast<std::size_t>(std::lower_bound(numbers.begin(), numbers.end(), core) - numbers.begin());
-    CpuPlace p{0, std::vector<std::uint64_t>(n / 64 + 1, 0)};
-    p.cpus.back() = std::uint64_t{1} << (n % 64);
+  for (int r = 0; r < c.ranks; ++r) {
+    // Pinned: its core alone; unpinned: every core of its node (numbered node by node).
+    const int first = unpinned ? cores[r] - cores[r] % c.unpinned.node_cores : cores[r];
+    const int last = unpinned ? first + c.unpinned.node_cores - 1 : cores[r];
+    CpuPlace p{unpinned ? r / c.unpinned.node_ranks : 0, std::vector<std::uint64_t>(words, 0)};
+    for (auto n = std::lower_bound(numbers.begin(), numbers.end(), first); n != numbers.end() && *n <= last;
+         ++n) {
+      const auto bit = static_cast<std::size_t>(n - numbers.begin());
+      p.cpus[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    }
     places.push_back(std::move(p));
   }
-  return share_pools(places);
+  std::vector<int> pools = share_pools(places);
+  if (std::all_of(pools.begin(), pools.end(), [](int p) { return p < 0; }))
+    pools.clear();  // as lu reports none
+  return pools;
 }
 
 }  // namespace
@@ -217,11 +253,12 @@ SimResult simulate(const SimConfig& c) {
   const std::unique_ptr<IterationModel> model = make_model(c);
   BalancerSession session(c.settings, partition);
   session.set_max_widths(c.max_columns);
-  session.set_share_pools(modelled_share_pools(c.cores));
+  SimResult result;
+  result.share_pools = modelled_share_pools(c);
+  session.set_share_pools(result.share_pools);
   PlanMaker plan_for(c);
   BestBottleneck best(c.max_columns);
 
-  SimResult result;
   result.history = RunHistory(c.ranks, c.iterations);
   std::vector<std::vector<IterationTiming>> records(c.ranks);  // per rank, since the last decision
   std::vector<RankIteration> it_out;

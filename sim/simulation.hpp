@@ -43,7 +43,21 @@ struct SimConfig {
   std::vector<int> cores;
   // With `cores`: seconds a rank keeps a core while another rank of it is
   // ready (the scheduler's slice).
-  double core_slice = 3e-3;
+  double core_slice = 6e-3;
+  // Ranks the scheduler places instead of `cores` (node_ranks 0: none):
+  // nodes of node_ranks consecutive ranks (the last one may hold fewer),
+  // each rank free to run on any of its node's node_cores cores; it starts
+  // on core (rank within the node) mod node_cores, and a node's scheduler
+  // moves a rank every scheduler_period seconds on average.
+  struct Unpinned {
+    int node_ranks = 0;
+    int node_cores = 0;
+    double scheduler_period = 0.13;
+  } unpinned;
+  // false: the balancer reads every rank at its own core share, as it did
+  // before share pools (for comparison); true: ranks of one pool (pinned to
+  // one core together, or placed by one node's scheduler) at their mean.
+  bool share_pools = true;
   // The price of a step: every rank waits migration_iterations x the
   // modelled compute of one iteration of the widest stripe before the step
   // (today's migration rebuilds the stripes: measured about one iteration,
@@ -68,6 +82,7 @@ struct SimResult {
   std::vector<int> final_columns;
   std::vector<double> bottleneck_ratio;   // per iteration: max_r width_r / speed_r over the best partition's
   std::vector<DecisionRecord> decisions;  // the session's log: the steps that moved columns
+  std::vector<int> share_pools;           // each rank's pool (balance/share_pools), empty: none
 };
 
 /// Throws std::invalid_argument on an inconsistent configuration.
@@ -75,5 +90,9 @@ SimResult simulate(const SimConfig& config);
 
 /// The stripes a modelled run starts on (throws std::invalid_argument on bad widths).
 Partition starting_partition(const SimConfig& config);
+
+/// The core each rank starts on: `cores`, or the unpinned nodes' starting
+/// places (cores numbered node by node); empty: a core each.
+std::vector<int> starting_cores(const SimConfig& config);
 
 }  // namespace npblu::sim

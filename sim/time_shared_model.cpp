@@ -1,6 +1,8 @@
 #include "sim/time_shared_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -13,8 +15,13 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice)
-    : costs_(grid, cost), core_(std::move(core_of_rank)), slice_(slice), ranks_(core_.size()) {
+TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice,
+                                 SchedulerMoves moves)
+    : costs_(grid, cost),
+      core_(std::move(core_of_rank)),
+      slice_(slice),
+      ranks_(core_.size()),
+      rng_(moves.seed) {
   if (!(slice > 0.0)) throw std::invalid_argument("the scheduler's slice must be > 0 seconds");
   if (core_.empty()) throw std::invalid_argument("the model needs at least one rank");
   std::map<int, int> number;  // the caller's labels, numbered in order of appearance
@@ -29,6 +36,73 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
   for (int r = 0; r < static_cast<int>(core_.size()); ++r) on_core_[core_[r]].push_back(r);
   planes_ = std::max(0, costs_.planes);
   tasks_ = 2 * planes_ + 2;  // lower planes, upper planes, the halo exchange, rhs
+  set_up_moves(moves);
+}
+
+void TimeSharedModel::set_up_moves(const SchedulerMoves& moves) {
+  if (moves.node_of_rank.empty()) return;
+  if (moves.node_of_rank.size() != core_.size())
+    throw std::invalid_argument("the scheduler's moves need one node per rank");
+  if (!(moves.period > 0.0) || !std::isfinite(moves.period))
+    throw std::invalid_argument("the scheduler's period must be a finite number of seconds > 0");
+  std::map<int, int> node;  // the caller's labels, numbered in order of appearance
+  std::vector<int> node_of_core(cores_, -1);
+  for (std::size_t r = 0; r < core_.size(); ++r) {
+    const int n = node.emplace(moves.node_of_rank[r], static_cast<int>(node.size())).first->second;
+    int& owner = node_of_core[core_[r]];
+    if (owner >= 0 && owner != n)
+      throw std::invalid_argument("a core of two nodes: ranks of one core must share its node");
+    if (owner < 0) {
+      owner = n;
+      if (n >= static_cast<int>(node_cores_.size())) node_cores_.resize(n + 1);
+      node_cores_[n].push_back(core_[r]);
+    }
+  }
+  move_period_ = moves.period / static_cast<double>(node_cores_.size());  // every node moves at its pace
+  next_move_ = until_next_move();
+}
+
+double TimeSharedModel::until_next_move() {
+  return std::exponential_distribution<double>(1.0 / move_period_)(rng_);
+}
+
+// One move of a node's scheduler: a rank of one of its most crowded cores
+// trades places with a rank of one of its least crowded (with every core as
+// crowded, two ranks of two cores trade, which changes their partners).
+void TimeSharedModel::move_a_rank() {
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); };
+  const std::vector<int>& cores = node_cores_[pick(node_cores_.size())];
+  if (cores.size() < 2) return;
+  std::size_t most = 0, least = SIZE_MAX;
+  for (const int c : cores) {
+    most = std::max(most, on_core_[c].size());
+    least = std::min(least, on_core_[c].size());
+  }
+  std::vector<int> crowded, spare;
+  for (const int c : cores) {
+    if (on_core_[c].size() == most) crowded.push_back(c);
+    if (on_core_[c].size() == least) spare.push_back(c);
+  }
+  const int from = crowded[pick(crowded.size())];
+  std::erase(spare, from);  // every core as crowded: another one
+  const int to = spare[pick(spare.size())];
+  const int a = on_core_[from][pick(on_core_[from].size())];
+  const int b = on_core_[to][pick(on_core_[to].size())];
+  relocate(a, to);
+  relocate(b, from);
+}
+
+// Rank `rank` leaves its core (the one running there goes to the back of
+// its new core's queue, mid-task) for `core`.
+void TimeSharedModel::relocate(int rank, int core) {
+  const int from = core_[rank];
+  if (running_[from] == rank) {
+    running_[from] = -1;
+    ranks_[rank].queued_at = now_;
+  }
+  std::erase(on_core_[from], rank);
+  on_core_[core].push_back(rank);
+  core_[rank] = core;
 }
 
 double TimeSharedModel::elapsed() const { return end_; }
@@ -189,6 +263,8 @@ void TimeSharedModel::step() {
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r)
     if (has_task(ranks_[r]) && !eligible(r)) next = std::min(next, ready_time(r));
   if (next == kNever) throw std::logic_error("TimeSharedModel: every rank waits for a message never sent");
+  const bool moving = move_period_ > 0.0 && next_move_ <= next;
+  if (moving) next = std::max(now_, next_move_);  // a move due during a collective happens at its end
   const double dt = next - now_;
   for (int c = 0; c < cores_; ++c) {
     int polling = 0;  // ranks of an idle core: all waiting in MPI
@@ -215,6 +291,10 @@ void TimeSharedModel::step() {
     }
   }
   now_ = next;
+  if (moving) {
+    move_a_rank();
+    next_move_ = now_ + until_next_move();
+  }
 }
 
 void TimeSharedModel::run_through(long iteration) {

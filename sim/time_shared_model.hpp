@@ -12,6 +12,15 @@
 // Linux's schedstat gives them to lu's balancer. With every rank on a core
 // of its own it gives StripeModel's times; it costs O(ranks) an event, so
 // StripeModel stays the model of dedicated cores.
+//
+// Ranks the scheduler places (SchedulerMoves: not pinned, free to run on any
+// core of their node) change cores now and then, as Linux's load balancer
+// moves them: at random times, a rank of a node's most crowded core trades
+// places with one of its least crowded, so that which rank has a core to
+// itself passes from rank to rank (3 unpinned ranks on 2 cores, class A:
+// every 10-50 iterations in lu's own readings).
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "lu/grid.hpp"
@@ -19,12 +28,21 @@
 
 namespace npblu::sim {
 
+/// Ranks a scheduler moves between the cores of their node.
+struct SchedulerMoves {
+  std::vector<int> node_of_rank;  // any labels; empty: every rank stays on its core (pinned)
+  double period = 0.2;            // seconds between one node's moves, on average (exponential)
+  std::uint64_t seed = 1;
+};
+
 class TimeSharedModel final : public IterationModel {
  public:
   /// `core_of_rank[r]`: the core rank r runs on (any labels; equal labels
-  /// share a core); `slice`: seconds a rank keeps a core others are ready
-  /// for. Throws std::invalid_argument on a bad map or slice.
-  TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice);
+  /// share a core), where it starts with `moves`; `slice`: seconds a rank
+  /// keeps a core others are ready for. Throws std::invalid_argument on a bad
+  /// map, slice or period, or a core given to ranks of two nodes.
+  TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice,
+                  SchedulerMoves moves = {});
 
   void iterate(const IterationLoad& now, const IterationLoad* next, std::vector<RankIteration>& out) override;
   void synchronise(double seconds, std::vector<RankIteration>& out) override;
@@ -58,6 +76,10 @@ class TimeSharedModel final : public IterationModel {
   void schedule();
   void settle();
   void step();
+  void set_up_moves(const SchedulerMoves& moves);
+  [[nodiscard]] double until_next_move();
+  void move_a_rank();
+  void relocate(int rank, int core);
   RankIteration& account(int rank) { return account_[ranks_[rank].iteration & 1][rank]; }
 
   ScheduleCosts costs_;
@@ -76,6 +98,10 @@ class TimeSharedModel final : public IterationModel {
   std::vector<double> finish_[2];  // by iteration parity, [rank * tasks_ + task]
   std::vector<RankIteration> account_[2];  // by iteration parity, per rank
   std::vector<RankState> ranks_;
+  std::vector<std::vector<int>> node_cores_;  // per node the scheduler moves ranks in: its cores
+  double move_period_ = 0;                    // seconds between moves of any node (0: none)
+  double next_move_ = 0;
+  std::mt19937_64 rng_;
 };
 
 }  // namespace npblu::sim

@@ -402,3 +402,96 @@ TEST(TimeSharedModel, RefusesACoreMapOfTheWrongLength) {
   c.cores = {0, -1, 1};
   EXPECT_THROW(simulate(c), std::invalid_argument);
 }
+
+// Ranks the scheduler places (SchedulerMoves, --unpinned).
+
+namespace {
+// Each rank's core share, on-CPU over on-CPU plus run-queue time, per iteration.
+std::vector<std::vector<double>> shares_by_iteration(TimeSharedModel& m, int iterations, int ranks) {
+  std::vector<std::vector<double>> shares;
+  std::vector<RankIteration> out;
+  const std::vector<int> widths(ranks, 20);
+  const std::vector<double> slow(ranks, 1.0);
+  for (int it = 0; it < iterations; ++it) {
+    m.iterate({widths, slow}, nullptr, out);
+    std::vector<double> s;
+    for (const auto& r : out) s.push_back(r.on_cpu / (r.on_cpu + r.run_delay));
+    shares.push_back(std::move(s));
+  }
+  return shares;
+}
+}  // namespace
+
+TEST(TimeSharedModel, TheSchedulerPassesAWholeCoreFromRankToRank) {
+  // 3 ranks on 2 cores of one node: pinned, rank 1 keeps its core to itself;
+  // placed by a scheduler that moves a rank every 20 ms or so (an iteration
+  // is about 8 ms), each rank has a core to itself now and then, and over
+  // the run each gets about 2/3 of a core.
+  const GridSize grid{64, 62, 64};
+  const CostModel cost{14e-9, 17e-9, 20e-9, 3e-9, 1e-4, 4e9};
+  TimeSharedModel pinned(grid, cost, {0, 1, 0}, 6e-3);
+  TimeSharedModel placed(grid, cost, {0, 1, 0}, 6e-3, SchedulerMoves{{0, 0, 0}, 0.02, 5});
+  const auto fixed = shares_by_iteration(pinned, 200, 3), moving = shares_by_iteration(placed, 200, 3);
+  std::vector<int> whole(3, 0);
+  std::vector<double> mean(3, 0.0);
+  for (int it = 0; it < 200; ++it) {
+    EXPECT_GT(fixed[it][1], 0.99) << it;
+    for (int r = 0; r < 3; ++r) {
+      whole[r] += moving[it][r] > 0.9 ? 1 : 0;
+      mean[r] += moving[it][r] / 200;
+    }
+  }
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_GT(whole[r], 20) << r;
+    EXPECT_LT(whole[r], 120) << r;
+    EXPECT_NEAR(mean[r], 2.0 / 3.0, 0.12) << r;
+  }
+}
+
+TEST(TimeSharedModel, RefusesSchedulerMovesAcrossNodesOrWithoutAPeriod) {
+  const GridSize grid{12, 20, 10};
+  const CostModel cost{};
+  EXPECT_THROW(TimeSharedModel(grid, cost, {0, 0}, 6e-3, SchedulerMoves{{0, 1}, 0.1, 1}),
+               std::invalid_argument);
+  EXPECT_THROW(TimeSharedModel(grid, cost, {0, 1}, 6e-3, SchedulerMoves{{0}, 0.1, 1}), std::invalid_argument);
+  EXPECT_THROW(TimeSharedModel(grid, cost, {0, 1}, 6e-3, SchedulerMoves{{0, 0}, 0.0, 1}),
+               std::invalid_argument);
+}
+
+TEST(TimeSharedModel, UnpinnedRanksReadAtTheirPoolsShareStayPut) {
+  // 3 ranks the scheduler places on 2 cores, class A's grid: read rank by
+  // rank (share pools off, the balancer before them) the balancer follows
+  // the placement of the moment and moves columns back and forth, as real
+  // runs did (columns moved 57 median of 5 against 0, class A); read at the
+  // pool's share (on) it moves none. Five seeds each.
+  SimConfig c = chain(3, BalanceMode::diffusive, "1,1,1", 0.0);
+  c.grid = {64, 64, 64};
+  c.iterations = 100;
+  c.unpinned = {3, 2, 0.13};
+  EXPECT_EQ(starting_cores(c), (std::vector<int>{0, 1, 0}));
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    c.seed = seed;
+    c.share_pools = true;
+    const SimResult pooled = simulate(c);
+    EXPECT_EQ(pooled.share_pools, (std::vector<int>{0, 0, 0}));
+    EXPECT_EQ(pooled.moved_columns, 0) << "seed " << seed;
+    c.share_pools = false;
+    const SimResult one_by_one = simulate(c);
+    EXPECT_TRUE(one_by_one.share_pools.empty());
+    EXPECT_GT(one_by_one.moved_columns, 20) << "seed " << seed;
+  }
+}
+
+TEST(TimeSharedModel, UnpinnedNodesArePoolsOfTheirOwn) {
+  // Nodes of 3 ranks on 2 cores, the last one partial (7 ranks: 3, 3, 1):
+  // one pool per crowded node, none for a rank with a node to itself.
+  SimConfig c = chain(7, BalanceMode::off, "1,1,1,1,1,1,1", 0.0);
+  c.iterations = 3;
+  c.unpinned = {3, 2, 0.13};
+  EXPECT_EQ(starting_cores(c), (std::vector<int>{0, 1, 0, 2, 3, 2, 4}));
+  EXPECT_EQ(simulate(c).share_pools, (std::vector<int>{0, 0, 0, 3, 3, 3, -1}));
+  c.unpinned = {2, 2, 0.13};  // as many cores as ranks: no pools
+  EXPECT_TRUE(simulate(c).share_pools.empty());
+  c.cores = {0, 1, 0, 2, 3, 2, 4};
+  EXPECT_THROW(simulate(c), std::invalid_argument);  // cores or unpinned nodes, not both
+}

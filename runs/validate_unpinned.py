@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Validates lu-sim's unpinned ranks (--unpinned RANKS:CORES) against real runs of lu whose ranks the
+scheduler places: more ranks than cores, none pinned (mpirun --oversubscribe, no binding).
+
+Real runs, alternating in each round: `--balance off`, `--balance diffusive` (this lu: share pools on)
+and, with --lu-before, the same with a build from before share pools (every rank read at its own core
+share). From the runs without a balancer: how often the rank holding a core to itself changes (the
+scheduler's pace, given to lu-sim as --scheduler-period) and, with the 1- and 2-rank runs, the model's
+costs and latency (as runs/validate_sim.py fits them). lu-sim then runs the same cases, one seed a
+round: --unpinned NP:CORES with --share-pools on and off. Compared: time against the run without a
+balancer (median of the rounds' ratios), columns moved (median and range), runs that moved a column
+after iteration 20, and the model's bottleneck ratio after iteration 20 (max width over the best, for
+ranks of equal mean share).
+
+--scale P1 P2 ... then runs the calibrated model alone at those rank counts: nodes of NP ranks on CORES
+cores, --scale-width columns a rank (default: the real runs' width), the same three cases and seeds.
+
+  flock /tmp/npblu-timing.lock python3 runs/validate_unpinned.py --lu-before /tmp/base/lu --repeats 5
+  python3 runs/validate_unpinned.py --cls W --repeats 1 --scale 6 12 24 48
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+from lu_json import DEFAULT_LU, run_lu
+from npb_classes import GRID, ITERATIONS
+from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, per_iteration
+
+WHOLE_CORE = 0.9  # an iteration's core share at which a rank had a core to itself
+
+
+def holder_changes(report):
+    """How often the one rank with a whole core changed (iterations where none or several had one skipped)."""
+    h = report["history"]
+    holders = []
+    for on, delay in zip(h["on_cpu_s"], h["run_delay_s"]):
+        whole = [q for q, (o, d) in enumerate(zip(on, delay)) if o + d > 0 and o / (o + d) >= WHOLE_CORE]
+        if len(whole) == 1:
+            holders.append(whole[0])
+    return sum(1 for a, b in zip(holders, holders[1:]) if a != b)
+
+
+def moves(report):
+    """(columns moved, columns moved after iteration 20) of a real or modelled run."""
+    late = sum(abs(m["columns"]) for m in report.get("balance_moves", []) if m["iteration"] > 20)
+    return report["moved_columns"], late
+
+
+def real_runs(a):
+    """Per round: {case: report}; cases off, diffusive and, with --lu-before, diffusive-before."""
+    cases = [("off", a.lu, ["--balance", "off"]), ("diffusive", a.lu, ["--balance", "diffusive"])]
+    if a.lu_before:
+        cases.append(("diffusive before pools", a.lu_before, ["--balance", "diffusive"]))
+    rounds = []
+    for rnd in range(a.repeats):
+        rounds.append({name: run_lu(lu, a.cls, a.np, args) for name, lu, args in cases})
+        print(f"round {rnd + 1}: " + ", ".join(f"{n} {r['time_s']:.2f} s" for n, r in rounds[-1].items()),
+              flush=True)
+    return rounds
+
+
+def model(a, cost, latency, period, seed, extra, ranks=None, width=None):
+    """lu-sim on the real runs' class and ranks, or on `ranks` ranks of `width` columns each."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    n = GRID[a.cls]
+    problem = ["--class", a.cls] if ranks is None else ["--size", str(n), str(width * ranks + 2), str(n),
+                                                         "--iterations", str(ITERATIONS[a.cls])]
+    cmd = [a.lu_sim, *problem, "--ranks", str(ranks or a.np), "--unpinned", f"{a.np}:{a.cores}",
+           "--scheduler-period", str(period), "--latency", str(latency), "--bandwidth", str(BANDWIDTH),
+           "--seed", str(seed), "--json", out, "--quiet", *extra]
+    if a.core_slice:
+        cmd += ["--core-slice", str(a.core_slice)]
+    cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
+    subprocess.run(cmd, check=True)
+    with open(out) as f:
+        r = json.load(f)
+    os.remove(out)
+    return r
+
+
+MODEL_CASES = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"]),
+               ("diffusive before pools", ["--balance", "diffusive", "--share-pools", "off"])]
+
+
+def model_runs(a, cost, latency, period, ranks=None, width=None):
+    return [{name: model(a, cost, latency, period, seed, extra, ranks, width) for name, extra in MODEL_CASES}
+            for seed in range(1, a.repeats + 1)]
+
+
+def scale_rows(a, cost, latency, period):
+    width = a.scale_width or (GRID[a.cls] - 2) // a.np
+    print(f"\nThe model alone: nodes of {a.np} ranks on {a.cores} cores, {width} columns a rank, "
+          f"seeds 1-{a.repeats}\n")
+    print("| ranks | case | time / off | columns moved | runs moving after it. 20 | bottleneck after it. 20 |")
+    print("|---|---|---|---|---|---|")
+    for ranks in a.scale:
+        runs = model_runs(a, cost, latency, period, ranks, width)
+        for name, _ in MODEL_CASES[1:]:
+            ratio, moved, late, worst = summary(runs, name)
+            print(f"| {ranks} | {name} | {ratio} | {moved} | {late} | {worst} |", flush=True)
+
+
+def summary(rounds, name):
+    ratios = [r[name]["time_s"] / r["off"]["time_s"] for r in rounds]
+    moved = [moves(r[name])[0] for r in rounds]
+    late = sum(1 for r in rounds if moves(r[name])[1] > 0)
+    worst = [max(r[name]["bottleneck_ratio_by_iteration"][20:]) for r in rounds
+             if "bottleneck_ratio_by_iteration" in r[name]]
+    return (f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})",
+            f"{statistics.median(moved):g} ({min(moved)}-{max(moved)})", f"{late} of {len(rounds)}",
+            f"{statistics.median(worst):.3f} (worst {max(worst):.3f})" if worst else "")
+
+
+def calibrate(a, offs):
+    """The model's costs and latency (1- and 2-rank runs), and the scheduler's period (the real runs)."""
+    cost = costs_from(run_lu(a.lu, a.cls, 1, ["--balance", "off"]), GRID[a.cls])
+    _, waits, _ = per_iteration(run_lu(a.lu, a.cls, 2, ["--balance", "off"]))
+    latency = fit_latency(a.lu_sim, a.cls, cost, statistics.mean(waits))
+    changes = sum(holder_changes(r) for r in offs)
+    # Fewer than two changes a run: no rank had a core to itself (as many ranks a core), so none to count.
+    period = sum(r["time_s"] for r in offs) / changes if changes >= 2 * len(offs) else a.scheduler_period
+    return cost, latency, period, changes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cls", default="A")
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--cores", type=int, default=os.cpu_count(), help="cores the ranks share (this machine's)")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--lu", default=DEFAULT_LU)
+    ap.add_argument("--lu-before", help="an lu from before share pools (e.g. d75944e), for the real column")
+    ap.add_argument("--lu-sim", default=DEFAULT_SIM)
+    ap.add_argument("--scale", type=int, nargs="*", default=[], help="rank counts for the model alone")
+    ap.add_argument("--scale-width", type=int, help="columns a rank at --scale (default: the real runs')")
+    ap.add_argument("--core-slice", type=float, help="lu-sim's --core-slice (default: lu-sim's)")
+    ap.add_argument("--scheduler-period", type=float, default=0.15,
+                    help="the period given to lu-sim when ranks rarely had a core to themselves (e.g. 4 on 2 cores)")
+    a = ap.parse_args()
+    rounds = real_runs(a)
+    cost, latency, period, changes = calibrate(a, [r["off"] for r in rounds])
+    print(f"\nclass {a.cls}, {a.np} unpinned ranks on {a.cores} cores; model costs ns/point " +
+          ", ".join(f"{k} {v * 1e9:.2f}" for k, v in cost.items()) + f", latency {latency * 1e6:.1f} us; "
+          f"the rank with a core to itself changed {changes} times in {len(rounds)} runs without a balancer: "
+          f"--scheduler-period {period:.3f}")
+    modelled = model_runs(a, cost, latency, period)
+    print("\n| case | real time / off | model time / off | real columns moved | model columns moved | "
+          "real runs moving after it. 20 | model runs moving after it. 20 | model bottleneck after it. 20 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in [n for n in rounds[0] if n != "off"] + (["diffusive before pools"] if not a.lu_before else []):
+        real = summary(rounds, name) if name in rounds[0] else ("", "", "", "")
+        sim = summary(modelled, name)
+        print(f"| {name} | {real[0]} | {sim[0]} | {real[1]} | {sim[1]} | {real[2]} | {sim[2]} | {sim[3]} |")
+    if a.scale:
+        scale_rows(a, cost, latency, period)
+
+
+if __name__ == "__main__":
+    main()
