@@ -5,12 +5,12 @@ scheduler places: more ranks than cores, none pinned (mpirun --oversubscribe, no
 Real runs, alternating in each round: `--balance off`, `--balance diffusive` (this lu: share pools on)
 and, with --lu-before, the same with a build from before share pools (every rank read at its own core
 share). From the runs without a balancer: how often the rank holding a core to itself changes (the
-scheduler's pace, given to lu-sim as --scheduler-period) and, with the 1- and 2-rank runs, the model's
-costs and latency (as runs/validate_sim.py fits them). lu-sim then runs the same cases, one seed a
-round: --unpinned NP:CORES with --share-pools on and off. Compared: time against the run without a
-balancer (median of the rounds' ratios), columns moved (median and range), runs that moved a column
-after iteration 20, and the model's bottleneck ratio after iteration 20 (max width over the best, for
-ranks of equal mean share).
+scheduler's pace, given to lu-sim as --scheduler-period), with --model-noise the noise of compute per
+column, and, with the 1- and 2-rank runs, the model's costs and latency (as runs/validate_sim.py fits and
+measures them). lu-sim then runs the same cases, one seed a round: --unpinned NP:CORES with
+--share-pools on and off. Compared: time against the run without a balancer (median of the rounds'
+ratios), columns moved (median and range), runs that moved a column after iteration 20, and the model's
+bottleneck ratio after iteration 20 (max width over the best, for ranks of equal mean share).
 
 --scale P1 P2 ... then runs the calibrated model alone at those rank counts: nodes of NP ranks on CORES
 cores, --scale-width columns a rank (default: the real runs' width), the same three cases and seeds.
@@ -27,7 +27,7 @@ import tempfile
 
 from lu_json import DEFAULT_LU, run_lu
 from npb_classes import GRID, ITERATIONS
-from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, per_iteration
+from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, measured_noise, per_iteration
 
 WHOLE_CORE = 0.9  # an iteration's core share at which a rank had a core to itself
 
@@ -62,7 +62,7 @@ def real_runs(a):
     return rounds
 
 
-def model(a, cost, latency, period, seed, extra, ranks=None, width=None):
+def model(a, fit, seed, extra, ranks=None, width=None):
     """lu-sim on the real runs' class and ranks, or on `ranks` ranks of `width` columns each."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
@@ -70,11 +70,12 @@ def model(a, cost, latency, period, seed, extra, ranks=None, width=None):
     problem = ["--class", a.cls] if ranks is None else ["--size", str(n), str(width * ranks + 2), str(n),
                                                          "--iterations", str(ITERATIONS[a.cls])]
     cmd = [a.lu_sim, *problem, "--ranks", str(ranks or a.np), "--unpinned", f"{a.np}:{a.cores}",
-           "--scheduler-period", str(period), "--latency", str(latency), "--bandwidth", str(BANDWIDTH),
+           "--scheduler-period", str(fit["period"]), "--latency", str(fit["latency"]),
+           "--bandwidth", str(BANDWIDTH), "--noise", str(fit["noise"]), "--noise-correlation", str(fit["rho"]),
            "--seed", str(seed), "--json", out, "--quiet", *extra]
     if a.core_slice:
         cmd += ["--core-slice", str(a.core_slice)]
-    cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
+    cmd += [f"--cost-{k}={v}" for k, v in fit["cost"].items()]
     subprocess.run(cmd, check=True)
     with open(out) as f:
         r = json.load(f)
@@ -86,19 +87,19 @@ MODEL_CASES = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffu
                ("diffusive before pools", ["--balance", "diffusive", "--share-pools", "off"])]
 
 
-def model_runs(a, cost, latency, period, ranks=None, width=None):
-    return [{name: model(a, cost, latency, period, seed, extra, ranks, width) for name, extra in MODEL_CASES}
+def model_runs(a, fit, ranks=None, width=None):
+    return [{name: model(a, fit, seed, extra, ranks, width) for name, extra in MODEL_CASES}
             for seed in range(1, a.repeats + 1)]
 
 
-def scale_rows(a, cost, latency, period):
+def scale_rows(a, fit):
     width = a.scale_width or (GRID[a.cls] - 2) // a.np
     print(f"\nThe model alone: nodes of {a.np} ranks on {a.cores} cores, {width} columns a rank, "
           f"seeds 1-{a.repeats}\n")
     print("| ranks | case | time / off | columns moved | runs moving after it. 20 | bottleneck after it. 20 |")
     print("|---|---|---|---|---|---|")
     for ranks in a.scale:
-        runs = model_runs(a, cost, latency, period, ranks, width)
+        runs = model_runs(a, fit, ranks, width)
         for name, _ in MODEL_CASES[1:]:
             ratio, moved, late, worst = summary(runs, name)
             print(f"| {ranks} | {name} | {ratio} | {moved} | {late} | {worst} |", flush=True)
@@ -116,14 +117,17 @@ def summary(rounds, name):
 
 
 def calibrate(a, offs):
-    """The model's costs and latency (1- and 2-rank runs), and the scheduler's period (the real runs)."""
+    """The model's costs and latency (1- and 2-rank runs), the scheduler's period and, with --model-noise,
+    the noise of compute per column (the real runs without a balancer, as validate_sim.py measures it)."""
     cost = costs_from(run_lu(a.lu, a.cls, 1, ["--balance", "off"]), GRID[a.cls])
     _, waits, _ = per_iteration(run_lu(a.lu, a.cls, 2, ["--balance", "off"]))
     latency = fit_latency(a.lu_sim, a.cls, cost, statistics.mean(waits))
     changes = sum(holder_changes(r) for r in offs)
     # Fewer than two changes a run: no rank had a core to itself (as many ranks a core), so none to count.
     period = sum(r["time_s"] for r in offs) / changes if changes >= 2 * len(offs) else a.scheduler_period
-    return cost, latency, period, changes
+    noises = [measured_noise(r) for r in offs] if a.model_noise else [(0.0, 0.0)]
+    return {"cost": cost, "latency": latency, "period": period, "changes": changes,
+            "noise": statistics.median(n for n, _ in noises), "rho": statistics.median(r for _, r in noises)}
 
 
 def main():
@@ -137,17 +141,20 @@ def main():
     ap.add_argument("--lu-sim", default=DEFAULT_SIM)
     ap.add_argument("--scale", type=int, nargs="*", default=[], help="rank counts for the model alone")
     ap.add_argument("--scale-width", type=int, help="columns a rank at --scale (default: the real runs')")
+    ap.add_argument("--model-noise", action="store_true",
+                    help="give lu-sim the noise of compute per column measured in the runs without a balancer")
     ap.add_argument("--core-slice", type=float, help="lu-sim's --core-slice (default: lu-sim's)")
     ap.add_argument("--scheduler-period", type=float, default=0.15,
-                    help="the period given to lu-sim when ranks rarely had a core to themselves (e.g. 4 on 2 cores)")
+                    help="lu-sim's period when ranks rarely had a core to themselves (e.g. 4 on 2 cores)")
     a = ap.parse_args()
     rounds = real_runs(a)
-    cost, latency, period, changes = calibrate(a, [r["off"] for r in rounds])
+    fit = calibrate(a, [r["off"] for r in rounds])
     print(f"\nclass {a.cls}, {a.np} unpinned ranks on {a.cores} cores; model costs ns/point " +
-          ", ".join(f"{k} {v * 1e9:.2f}" for k, v in cost.items()) + f", latency {latency * 1e6:.1f} us; "
-          f"the rank with a core to itself changed {changes} times in {len(rounds)} runs without a balancer: "
-          f"--scheduler-period {period:.3f}")
-    modelled = model_runs(a, cost, latency, period)
+          ", ".join(f"{k} {v * 1e9:.2f}" for k, v in fit["cost"].items()) +
+          f", latency {fit['latency'] * 1e6:.1f} us; the rank with a core to itself changed {fit['changes']} "
+          f"times in {len(rounds)} runs without a balancer: --scheduler-period {fit['period']:.3f}; "
+          f"--noise {fit['noise']:.4f} --noise-correlation {fit['rho']:.2f}")
+    modelled = model_runs(a, fit)
     print("\n| case | real time / off | model time / off | real columns moved | model columns moved | "
           "real runs moving after it. 20 | model runs moving after it. 20 | model bottleneck after it. 20 |")
     print("|---|---|---|---|---|---|---|---|")
@@ -156,7 +163,7 @@ def main():
         sim = summary(modelled, name)
         print(f"| {name} | {real[0]} | {sim[0]} | {real[1]} | {sim[1]} | {real[2]} | {sim[2]} | {sim[3]} |")
     if a.scale:
-        scale_rows(a, cost, latency, period)
+        scale_rows(a, fit)
 
 
 if __name__ == "__main__":

@@ -54,15 +54,15 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--cores", c.cores,
                  "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)")
       ->delimiter(',');
-  app.add_option(
-      "--core-slice", c.core_slice,
-      "With --cores: seconds a rank keeps a core while another rank of it is ready (default 0.006)");
+  app.add_option("--core-slice", c.core_slice,
+                 "With --cores or --unpinned: seconds a rank keeps a core while another rank of it is ready "
+                 "(default 0.006)");
   app.add_option("--unpinned", text.unpinned,
                  "RANKS:CORES: ranks the scheduler places, instead of --cores: nodes of RANKS consecutive "
                  "ranks, each free to run on any of its node's CORES cores, e.g. 3:2");
   app.add_option("--scheduler-period", c.unpinned.scheduler_period,
                  "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
-                 "average (default 0.2)");
+                 "average (default 0.13, as measured on a 2-core VM)");
   app.add_option("--share-pools", text.share_pools,
                  "on | off: off reads every rank at its own core share, as the balancer did before share "
                  "pools (for comparison; default on)");

@@ -21,6 +21,7 @@
 
 #include "balance/partition.hpp"
 #include "lu/migration/column_migration.hpp"
+#include "lu/mpi/mpi_program.hpp"
 
 namespace {
 
@@ -151,17 +152,6 @@ int run(int rank, int ranks) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int status = 1;
-  try {
-    status = run(rank, ranks);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "edge_migration: rank %d: %s\n", rank, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Finalize();
-  return status;
+  return npblu::run_mpi_program("edge_migration", argc, argv,
+                                [](int, char**, int rank, int ranks) { return run(rank, ranks); });
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "balance/partition.hpp"
+#include "lu/mpi/mpi_program.hpp"
 #include "lu/solver.hpp"
 #include "verify/class_table.hpp"
 #include "verify/verification.hpp"
@@ -158,18 +159,4 @@ int run(int argc, char** argv, int rank, int ranks) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int status = 1;
-  try {
-    status = run(argc, argv, rank, ranks);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "random_migration: rank %d: %s\n", rank, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Finalize();
-  return status;
-}
+int main(int argc, char** argv) { return npblu::run_mpi_program("random_migration", argc, argv, run); }

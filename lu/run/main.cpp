@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "lu/mpi/messages.hpp"
+#include "lu/mpi/mpi_program.hpp"
 #include "lu/run/benchmark.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
 #include "lu/run/options.hpp"
@@ -19,14 +20,6 @@ constexpr int kExitFailed = 1;       // ran, but did not verify
 constexpr int kExitUsage = 2;        // bad input, refused before computing
 constexpr int kExitRunFailed = 3;    // failed after computing started (a trace or report write)
 constexpr int kExitInterrupted = 4;  // stopped by SIGTERM/SIGINT after writing a checkpoint (--checkpoint)
-
-class MpiSession {
- public:
-  MpiSession(int* argc, char*** argv) { MPI_Init(argc, argv); }
-  ~MpiSession() { MPI_Finalize(); }
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-};
 
 std::string command_line(int argc, char** argv) {
   std::string s;
@@ -83,7 +76,7 @@ int main(int argc, char** argv) {
   // A write past the file size limit (ulimit -f) then fails with EFBIG and
   // is reported like a full disk, rather than killing this rank alone.
   std::signal(SIGXFSZ, SIG_IGN);
-  MpiSession mpi(&argc, &argv);
+  const npblu::MpiSession mpi(&argc, &argv);
   try {
     return run(argc, argv);
   } catch (const npblu::RunInterrupted& e) {
