@@ -6,7 +6,7 @@ Real runs, alternating in each round: `--balance off`, `--balance diffusive` (th
 and, with --lu-before, the same with a build from before share pools (every rank read at its own core
 share). From the runs without a balancer: how often the rank holding a core to itself changes (the
 scheduler's pace, given to lu-sim as --scheduler-period), with --model-noise the noise of compute per
-column, and, with the 1- and 2-rank runs, the model's costs and latency (as runs/validate_sim.py fits and
+column, with --measure-cores each CPU's speed (class W pinned to it: lu-sim's --core-speeds), and, with the 1- and 2-rank runs, the model's costs and latency (as runs/validate_sim.py fits and
 measures them). lu-sim then runs the same cases, one seed a round: --unpinned NP:CORES with
 --share-pools on and off. Compared: time against the run without a balancer (median of the rounds'
 ratios), columns moved (median and range), runs that moved a column after iteration 20, and the model's
@@ -76,6 +76,9 @@ def model(a, fit, seed, extra, ranks=None, width=None):
     if a.core_slice:
         cmd += ["--core-slice", str(a.core_slice)]
     cmd += [f"--cost-{k}={v}" for k, v in fit["cost"].items()]
+    if fit["core_speeds"]:  # the same CPUs on every node
+        nodes = -(-(ranks or a.np) // a.np)
+        cmd += ["--core-speeds", ",".join(f"{s:.4f}" for s in fit["core_speeds"] * nodes)]
     subprocess.run(cmd, check=True)
     with open(out) as f:
         r = json.load(f)
@@ -127,7 +130,18 @@ def calibrate(a, offs):
     period = sum(r["time_s"] for r in offs) / changes if changes >= 2 * len(offs) else a.scheduler_period
     noises = [measured_noise(r) for r in offs] if a.model_noise else [(0.0, 0.0)]
     return {"cost": cost, "latency": latency, "period": period, "changes": changes,
-            "noise": statistics.median(n for n, _ in noises), "rho": statistics.median(r for _, r in noises)}
+            "noise": statistics.median(n for n, _ in noises), "rho": statistics.median(r for _, r in noises),
+            "core_speeds": measured_core_speeds(a) if a.measure_cores else None}
+
+
+def measured_core_speeds(a, rounds=3):
+    """Each CPU's speed against the fastest: class W on 1 rank pinned to it, `rounds` alternated runs, medians."""
+    times = [[] for _ in range(a.cores)]
+    for _ in range(rounds):
+        for cpu in range(a.cores):
+            times[cpu].append(run_lu(a.lu, "W", 1, ["--balance", "off"], pin=[cpu])["time_s"])
+    medians = [statistics.median(t) for t in times]
+    return [min(medians) / m for m in medians]
 
 
 def main():
@@ -143,6 +157,8 @@ def main():
     ap.add_argument("--scale-width", type=int, help="columns a rank at --scale (default: the real runs')")
     ap.add_argument("--model-noise", action="store_true",
                     help="give lu-sim the noise of compute per column measured in the runs without a balancer")
+    ap.add_argument("--measure-cores", action="store_true",
+                    help="give lu-sim each CPU's speed, measured with class W pinned to it (a VM's vCPUs differ)")
     ap.add_argument("--core-slice", type=float, help="lu-sim's --core-slice (default: lu-sim's)")
     ap.add_argument("--scheduler-period", type=float, default=0.15,
                     help="lu-sim's period when ranks rarely had a core to themselves (e.g. 4 on 2 cores)")
@@ -153,7 +169,8 @@ def main():
           ", ".join(f"{k} {v * 1e9:.2f}" for k, v in fit["cost"].items()) +
           f", latency {fit['latency'] * 1e6:.1f} us; the rank with a core to itself changed {fit['changes']} "
           f"times in {len(rounds)} runs without a balancer: --scheduler-period {fit['period']:.3f}; "
-          f"--noise {fit['noise']:.4f} --noise-correlation {fit['rho']:.2f}")
+          f"--noise {fit['noise']:.4f} --noise-correlation {fit['rho']:.2f}" +
+          (" --core-speeds " + ",".join(f"{s:.3f}" for s in fit["core_speeds"]) if fit["core_speeds"] else ""))
     modelled = model_runs(a, fit)
     print("\n| case | real time / off | model time / off | real columns moved | model columns moved | "
           "real runs moving after it. 20 | model runs moving after it. 20 | model bottleneck after it. 20 |")

@@ -61,6 +61,12 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
         "(slice %g s)\n",
         c.unpinned.node_ranks, c.unpinned.node_cores, c.unpinned.scheduler_period, c.core_slice);
   }
+  if (!c.core_speeds.empty()) {
+    std::printf("core speeds");
+    for (std::size_t i = 0; i < c.core_speeds.size(); ++i)
+      std::printf("%s%g", i ? "," : " ", c.core_speeds[i]);
+    std::printf("\n");
+  }
   if (!c.share_pools) std::printf("share pools off: every rank read at its own core share\n");
   std::printf(
       "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "

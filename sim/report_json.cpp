@@ -58,6 +58,7 @@ void put_model(nlohmann::json& j, const SimConfig& c) {
                      {"starting_cores", starting_cores(c)}};
     j["core_slice"] = c.core_slice;
   }
+  if (!c.core_speeds.empty()) j["core_speeds"] = c.core_speeds;
   j["cost"] = {{"lower", c.cost.lower},   {"upper", c.cost.upper},     {"rhs", c.cost.rhs},
                {"update", c.cost.update}, {"latency", c.cost.latency}, {"bandwidth", c.cost.bandwidth}};
 }

@@ -63,6 +63,10 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--scheduler-period", c.unpinned.scheduler_period,
                  "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
                  "average (default 0.13, as measured on a 2-core VM)");
+  app.add_option("--core-speeds", c.core_speeds,
+                 "With --cores or --unpinned: each core's speed by its number (the unpinned nodes' cores "
+                 "numbered node by node), e.g. 1,0.85 (default: 1 each)")
+      ->delimiter(',');
   app.add_option("--share-pools", text.share_pools,
                  "on | off: off reads every rank at its own core share, as the balancer did before share "
                  "pools (for comparison; default on)");
@@ -170,6 +174,20 @@ void check_costs(const CostModel& cost) {
                      ": must be a finite number of bytes per second > 0");
 }
 
+// A speed, finite and > 0, for every core the ranks run on.
+void check_core_speeds(const SimConfig& c) {
+  if (c.core_speeds.empty()) return;
+  const std::vector<int> cores = starting_cores(c);
+  if (cores.empty()) throw UsageError("--core-speeds needs --cores or --unpinned");
+  const int last = *std::max_element(cores.begin(), cores.end());
+  if (last >= static_cast<int>(c.core_speeds.size()))
+    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) +
+                     " speeds: none for core " + std::to_string(last));
+  for (const double s : c.core_speeds)
+    if (!(s > 0.0) || !std::isfinite(s))
+      throw UsageError("--core-speeds: a speed must be a finite number > 0, got " + std::to_string(s));
+}
+
 // What only the whole command line can tell: ranks against the grid, stripes
 // against ranks, settings that could never take effect.
 void check_model(const SimConfig& c) {
@@ -198,6 +216,7 @@ void check_model(const SimConfig& c) {
     throw UsageError(std::string("--max-columns: ") + e.what());
   }
   if (c.unpinned.node_ranks > 0 && !c.cores.empty()) throw UsageError("give --cores or --unpinned, not both");
+  check_core_speeds(c);
   if (!(c.unpinned.scheduler_period > 0.0) || !std::isfinite(c.unpinned.scheduler_period)) {
     throw UsageError("--scheduler-period must be a finite number of seconds > 0, got " +
                      std::to_string(c.unpinned.scheduler_period));

@@ -153,14 +153,20 @@ class PlanMaker {
 
 std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
   std::vector<int> cores = starting_cores(c);
-  if (cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
+  if (cores.empty()) {
+    if (!c.core_speeds.empty()) throw std::invalid_argument("core speeds need cores or unpinned nodes");
+    return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
+  }
   SchedulerMoves moves;
   if (c.unpinned.node_ranks > 0) {
     for (int r = 0; r < c.ranks; ++r) moves.node_of_rank.push_back(r / c.unpinned.node_ranks);
     moves.period = c.unpinned.scheduler_period;
     moves.seed = c.seed ^ 0x5c4ed01e5ULL;  // not the noise's stream
   }
-  return std::make_unique<TimeSharedModel>(c.grid, c.cost, std::move(cores), c.core_slice, std::move(moves));
+  auto model =
+      std::make_unique<TimeSharedModel>(c.grid, c.cost, std::move(cores), c.core_slice, std::move(moves));
+  if (!c.core_speeds.empty()) model->set_core_speeds(c.core_speeds);
+  return model;
 }
 
 // The best bottleneck for the speeds, recomputed only when they change (the

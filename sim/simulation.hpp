@@ -54,6 +54,10 @@ struct SimConfig {
     int node_cores = 0;
     double scheduler_period = 0.13;
   } unpinned;
+  // With `cores` or `unpinned`: the speed of each core by its number
+  // (`cores`' numbers, or the unpinned nodes' cores numbered node by node;
+  // empty: every core at 1), e.g. a VM's vCPUs that differ.
+  std::vector<double> core_speeds;
   // false: the balancer reads every rank at its own core share, as it did
   // before share pools (for comparison); true: ranks of one pool (pinned to
   // one core together, or placed by one node's scheduler) at their mean.

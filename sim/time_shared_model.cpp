@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <string>
 
 namespace npblu::sim {
 
@@ -30,6 +31,9 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
     c = number.emplace(c, static_cast<int>(number.size())).first->second;
   }
   cores_ = static_cast<int>(number.size());
+  label_.resize(cores_);
+  for (const auto& [label, core] : number) label_[core] = label;
+  speed_.assign(cores_, 1.0);
   running_.assign(cores_, -1);
   slice_start_.assign(cores_, 0.0);
   on_core_.resize(cores_);
@@ -60,6 +64,17 @@ void TimeSharedModel::set_up_moves(const SchedulerMoves& moves) {
   }
   move_period_ = moves.period / static_cast<double>(node_cores_.size());  // every node moves at its pace
   next_move_ = until_next_move();
+}
+
+void TimeSharedModel::set_core_speeds(const std::vector<double>& speed_by_label) {
+  for (int c = 0; c < cores_; ++c) {
+    if (label_[c] >= static_cast<int>(speed_by_label.size()))
+      throw std::invalid_argument("no speed given for core " + std::to_string(label_[c]));
+    const double speed = speed_by_label[label_[c]];
+    if (!(speed > 0.0) || !std::isfinite(speed))
+      throw std::invalid_argument("core " + std::to_string(label_[c]) + "'s speed must be > 0");
+    speed_[c] = speed;
+  }
 }
 
 double TimeSharedModel::until_next_move() {
@@ -256,7 +271,7 @@ void TimeSharedModel::step() {
   for (int c = 0; c < cores_; ++c) {
     const int running = running_[c];
     if (running < 0) continue;
-    next = std::min(next, now_ + ranks_[running].remaining);
+    next = std::min(next, now_ + ranks_[running].remaining / speed_[c]);
     for (int q : on_core_[c])
       if (q != running && eligible(q)) next = std::min(next, slice_start_[c] + slice_);
   }
@@ -276,7 +291,7 @@ void TimeSharedModel::step() {
       if (q == running_[c]) {
         a.compute += dt;
         a.on_cpu += dt;
-        s.remaining -= dt;
+        s.remaining -= dt * speed_[c];
         // Rounding: the task that set `next` may keep a few ulps of `now_`.
         if (s.remaining <= 1e-13 * std::max(1.0, next)) s.remaining = 0.0;
       } else if (s.computing) {

@@ -44,6 +44,12 @@ class TimeSharedModel final : public IterationModel {
   TimeSharedModel(GridSize grid, CostModel cost, std::vector<int> core_of_rank, double slice,
                   SchedulerMoves moves = {});
 
+  /// The speed of each core, by the caller's core label (speed_by_label[l]
+  /// for label l; every core at 1 before): a rank on a core of speed 0.8
+  /// takes 1/0.8 of its time for the same work. Before the first iteration.
+  /// Throws std::invalid_argument on a label without a speed or a speed <= 0.
+  void set_core_speeds(const std::vector<double>& speed_by_label);
+
   void iterate(const IterationLoad& now, const IterationLoad* next, std::vector<RankIteration>& out) override;
   void synchronise(double seconds, std::vector<RankIteration>& out) override;
   [[nodiscard]] double elapsed() const override;
@@ -85,6 +91,8 @@ class TimeSharedModel final : public IterationModel {
   ScheduleCosts costs_;
   std::vector<int> core_;  // per rank: its core, numbered 0..cores-1
   int cores_ = 0;
+  std::vector<int> label_;     // per core: the caller's label
+  std::vector<double> speed_;  // per core: the work it does in a second
   double slice_;
   std::vector<std::vector<int>> on_core_;  // per core: its ranks
   std::vector<int> running_;               // per core: the rank on it (-1: none)
