@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
 #include "balance/min_max_partition.hpp"
+#include "balance/parse_number.hpp"
 #include "lu/mpi/messages.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
@@ -93,24 +95,18 @@ void set_problem(SimCommandLine& out, const ProblemSpec& p) {
   out.config.iterations = p.iterations.value_or(class_iterations);
 }
 
-// "RANKS:CORES", both integers >= 1.
-SimConfig::Unpinned parse_unpinned(const std::string& text, double period) {
-  SimConfig::Unpinned u;
-  u.scheduler_period = period;
+// "RANKS:CORES", both whole numbers >= 1: the ranks of a node and its cores.
+void parse_unpinned(const std::string& text, SimConfig::Unpinned& u) {
   const auto colon = text.find(':');
-  std::size_t used_ranks = 0, used_cores = 0;
-  try {
-    if (colon == std::string::npos) throw std::invalid_argument("no colon");
-    u.node_ranks = std::stoi(text.substr(0, colon), &used_ranks);
-    u.node_cores = std::stoi(text.substr(colon + 1), &used_cores);
-  } catch (const std::exception&) {
-    used_ranks = 0;
-  }
-  if (colon == std::string::npos || used_ranks == 0 || used_ranks != colon ||
-      used_cores != text.size() - colon - 1 || u.node_ranks < 1 || u.node_cores < 1)
+  const std::optional<int> ranks =
+      colon == std::string::npos ? std::nullopt : parse_int(text.substr(0, colon));
+  const std::optional<int> cores =
+      colon == std::string::npos ? std::nullopt : parse_int(text.substr(colon + 1));
+  if (!ranks || !cores || *ranks < 1 || *cores < 1)
     throw UsageError("--unpinned " + quote_value(text) +
                      ": expected RANKS:CORES, the ranks of a node and its cores, both >= 1 (e.g. 3:2)");
-  return u;
+  u.node_ranks = *ranks;
+  u.node_cores = *cores;
 }
 
 bool parse_share_pools(const std::string& text) {
@@ -270,7 +266,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   c.balance = model_balance(text.balance);
   c.settings = rc.balance.diffusive;
   c.columns = rc.placement.columns;
-  if (!text.unpinned.empty()) c.unpinned = parse_unpinned(text.unpinned, c.unpinned.scheduler_period);
+  if (!text.unpinned.empty()) parse_unpinned(text.unpinned, c.unpinned);
   c.share_pools = parse_share_pools(text.share_pools);
   if (!text.speeds.empty())
     c.speeds = SpeedSchedule::parse(

@@ -79,6 +79,8 @@ void check(const SimConfig& c) {
     if (c.unpinned.node_ranks < 1 || c.unpinned.node_cores < 1)
       throw std::invalid_argument("unpinned nodes need at least one rank and one core each");
   }
+  if (!c.core_speeds.empty() && c.cores.empty() && c.unpinned.node_ranks == 0)
+    throw std::invalid_argument("core speeds need cores or unpinned nodes");
   validate(c.settings);
   check_max_widths(c.max_columns, c.ranks, c.grid.interior_columns().width(), c.settings.min_width);
 }
@@ -153,10 +155,7 @@ class PlanMaker {
 
 std::unique_ptr<IterationModel> make_model(const SimConfig& c) {
   std::vector<int> cores = starting_cores(c);
-  if (cores.empty()) {
-    if (!c.core_speeds.empty()) throw std::invalid_argument("core speeds need cores or unpinned nodes");
-    return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
-  }
+  if (cores.empty()) return std::make_unique<StripeModel>(c.grid, c.cost, c.ranks);
   SchedulerMoves moves;
   if (c.unpinned.node_ranks > 0) {
     for (int r = 0; r < c.ranks; ++r) moves.node_of_rank.push_back(r / c.unpinned.node_ranks);
@@ -235,9 +234,10 @@ std::vector<int> modelled_share_pools(const SimConfig& c) {
   places.reserve(cores.size());
   for (int r = 0; r < c.ranks; ++r) {
     // Pinned: its core alone; unpinned: every core of its node (numbered node by node).
-    const int first = unpinned ? cores[r] - cores[r] % c.unpinned.node_cores : cores[r];
+    const int node = unpinned ? r / c.unpinned.node_ranks : 0;
+    const int first = unpinned ? node * c.unpinned.node_cores : cores[r];
     const int last = unpinned ? first + c.unpinned.node_cores - 1 : cores[r];
-    CpuPlace p{unpinned ? r / c.unpinned.node_ranks : 0, std::vector<std::uint64_t>(words, 0)};
+    CpuPlace p{node, std::vector<std::uint64_t>(words, 0)};
     for (auto n = std::lower_bound(numbers.begin(), numbers.end(), first); n != numbers.end() && *n <= last;
          ++n) {
       const auto bit = static_cast<std::size_t>(n - numbers.begin());
