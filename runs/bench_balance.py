@@ -10,7 +10,10 @@ Scenarios (class A, 2 ranks unless said):
             P / sum(s) over the schedule
   noharm    2 equal ranks, diffusive (--balance-every 1, 5, 20) vs off,
             alternating, medians; columns moved after iteration 20 (must be 0)
-            and time diffusive/off (within 1%)
+            and time diffusive/off (within 1%); and whether the ranks were
+            equal: each off run's compute imbalance, and each diffusive run's
+            equal stripes over the best whole-column partition at the speeds
+            it measured after iteration 20 (tests/best_partition.py)
   defaults  the choice of --balance-every K and --balance-damping A: for each
             pair, steady 1,0.444 (time / ideal, imbalance 21-30) and 2 equal
             ranks (columns moved after iteration 20: oscillation)
@@ -22,9 +25,15 @@ Scenarios (class A, 2 ranks unless said):
   runs/bench_balance.py --only noharm --repeats 7
 """
 import argparse
+import os
 import statistics
+import sys
 
 from lu_json import DEFAULT_LU, core_shares, run_lu
+
+# The bottleneck ratio's one Python home, the tests' independent oracle.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from best_partition import equal_widths, quality  # noqa: E402
 
 
 def run(a, np, args, pin=None):
@@ -93,20 +102,45 @@ def changing_section(a, its):
     }, factor, [(71, 79), (81, 90), (91, 100), (its - 9, its)], settle=100)
 
 
+def equal_stripes_over_best(r, after):
+    """max over ranks of width / speed for equal stripes, over the best
+    whole-column partition's, at the per-column speeds the run measured after
+    iteration `after` (all of its columns, whichever rank held them): 1 when
+    equal stripes were the best partition over that stretch as a whole (the
+    premise of "no column moved after iteration 20"); above 1, the ranks were
+    not equal and a move could pay."""
+    h = r["history"]
+    rows = range(after, len(h["compute_s"]))
+    widths = [sum(h["column_end"][i][k] - h["column_begin"][i][k] for i in rows) for k in range(len(r["columns"]))]
+    computes = [sum(h["compute_s"][i][k] for i in rows) for k in range(len(widths))]
+    speeds = [w / c for w, c in zip(widths, computes)]
+    return quality(equal_widths(sum(r["columns"]), len(speeds)), speeds)
+
+
 def noharm_section(a):
     # Every K: diffusive and off alternate, so drift hits both alike.
     print(f"\n== no harm: 2 equal ranks, class {a.cls}, alternating, medians of {a.repeats}")
+    print("   off imbalance: max / mean compute over ranks of the off run, whole run; equal / best: equal\n"
+          "   stripes' bottleneck (max width / speed) over the best whole-column partition's, at the speeds\n"
+          "   the diffusive run measured after iteration 20 (1.000: equal stripes were best, the ranks equal)")
     for k in a.every:
         times = {"off": [], "diffusive": []}
-        late = []
+        late, off_imbalance, equal_over_best = [], [], []
         for _ in range(a.repeats):
-            times["off"].append(run(a, 2, ["--balance", "off"])["time_s"])
+            off = run(a, 2, ["--balance", "off"])
+            times["off"].append(off["time_s"])
+            off_imbalance.append(round(off["imbalance"], 3))
             r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
             times["diffusive"].append(r["time_s"])
             late.append(late_moves(r, 20))
+            equal_over_best.append(round(equal_stripes_over_best(r, 20), 3))
         off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
         print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
               f"columns moved after iteration 20 per run: {late}", flush=True)
+        print(f"      off imbalance per run: {off_imbalance}\n      equal / best per run:  {equal_over_best}")
+        held = [m for m, e in zip(late, equal_over_best) if e <= 1.01]
+        print(f"      runs whose ranks measured equal (equal / best <= 1.01): {len(held)} of {a.repeats}, "
+              f"columns they moved after iteration 20: {held}", flush=True)
 
 
 def defaults_section(a):
