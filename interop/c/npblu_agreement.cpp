@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "lu/mpi/agreement.hpp"
+#include "lu/mpi/check_mpi.hpp"
 
 namespace npblu::c_api {
 
@@ -11,9 +12,9 @@ namespace {
 // `text` from rank `root` to every rank.
 std::string broadcast_text(std::string text, int root, MPI_Comm comm) {
   int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, root, comm);
+  check_mpi(MPI_Bcast(&length, 1, MPI_INT, root, comm), "MPI_Bcast");
   text.resize(length);
-  MPI_Bcast(text.data(), length, MPI_CHAR, root, comm);
+  check_mpi(MPI_Bcast(text.data(), length, MPI_CHAR, root, comm), "MPI_Bcast");
   return text;
 }
 
@@ -30,14 +31,15 @@ std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view ar
   const std::string mine = std::string(call) + '\0' + std::string(arguments);
   const std::uint64_t digest = text_digest(mine);
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   // (MPICH 4.0's MPI_MIN on MPI_UINT64_T compares as signed: "no problem" is
   // INT64_MAX, above every rank in either reading; the digests' test holds in both)
   constexpr std::uint64_t kNone = INT64_MAX;
   // min of ~d is ~(max of d); the third: the lowest rank with a problem
   std::uint64_t low_high_failing[3] = {digest, ~digest, problem.empty() ? kNone : std::uint64_t(rank)};
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm, &request);
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, low_high_failing, 3, MPI_UINT64_T, MPI_MIN, comm, &request),
+            "MPI_Iallreduce");
   wait_for(request, wait);
   if (low_high_failing[0] == ~low_high_failing[1]) {
     if (low_high_failing[2] == kNone) return "";
@@ -45,9 +47,9 @@ std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view ar
   }
   // They differ: find the lowest rank that differs from rank 0 and name both calls.
   std::uint64_t root_digest = digest;
-  MPI_Bcast(&root_digest, 1, MPI_UINT64_T, 0, comm);
+  check_mpi(MPI_Bcast(&root_digest, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast");
   int differs = digest != root_digest ? rank : INT_MAX;
-  MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MIN, comm);
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   const std::string root_call = broadcast_text(std::string(call), 0, comm);
   const std::string other_call = broadcast_text(std::string(call), differs, comm);
   const std::string what =

@@ -23,6 +23,7 @@
 #include "interop/c/npblu_status.hpp"
 #include "lu/migration/collective_balancer.hpp"
 #include "lu/mpi/agreement.hpp"
+#include "lu/mpi/check_mpi.hpp"
 #include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"
@@ -65,7 +66,7 @@ struct npblu_balancer {
     // costs against them: the cadence then stays `every`.
     balancer.set_time_decisions(read_core_share);
     balancer.session().set_prior_price(kFirstStepPrice);
-    MPI_Comm_rank(comm.get(), &rank);
+    npblu::check_mpi(MPI_Comm_rank(comm.get(), &rank), "MPI_Comm_rank");
     wait = npblu::AutomaticWait(npblu::core_peers(comm.get())).current();
     if (core_share) last_reading = clock.read();
   }
@@ -124,7 +125,7 @@ std::string create_arguments(int columns, int ranks, const int* widths, const do
 int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths, const double* weights,
               const npblu_balance_settings* settings, std::string& message) {
   int ranks = 0;
-  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_size(comm, &ranks);  // a local query, on a communicator creation_problem has checked
   std::string problem = handle ? "" : "null handle pointer";
   const bool core_share = !settings || settings->core_share != 0;
   std::optional<Partition> start;

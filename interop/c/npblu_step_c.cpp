@@ -14,6 +14,7 @@
 #include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_handle.hpp"
 #include "lu/mpi/agreement.hpp"
+#include "lu/mpi/check_mpi.hpp"
 #include "lu/solver.hpp"
 
 using npblu::c_api::fail;
@@ -80,7 +81,7 @@ std::string unusable_value(const double* u, std::int64_t count, MPI_Comm comm) {
   for (std::int64_t i = 0; i < count; ++i) {
     if (std::isfinite(u[i]) && std::fabs(u[i]) <= kLargestFieldValue) continue;
     int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    npblu::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     char value[40];
     std::snprintf(value, sizeof value, "%g", u[i]);
     return "npblu_set_field: u[" + std::to_string(i) + "] = " + value + " on rank " + std::to_string(rank) +
@@ -94,7 +95,7 @@ std::string unusable_value(const double* u, std::int64_t count, MPI_Comm comm) {
 std::string broadcast_digest(std::string digest, MPI_Comm comm) {
   char text[32] = {};
   std::strncpy(text, digest.c_str(), sizeof text - 1);
-  MPI_Bcast(text, sizeof text, MPI_CHAR, 0, comm);
+  npblu::check_mpi(MPI_Bcast(text, sizeof text, MPI_CHAR, 0, comm), "MPI_Bcast");
   return text;
 }
 
