@@ -23,7 +23,6 @@
 #include "interop/c/npblu_status.hpp"
 #include "lu/migration/collective_balancer.hpp"
 #include "lu/mpi/agreement.hpp"
-#include "lu/mpi/check_mpi.hpp"
 #include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/mpi/message_tags.hpp"
@@ -32,8 +31,7 @@
 #include "lu/run_queue_clock.hpp"
 
 struct npblu_balancer {
-  npblu::Communicator comm;  // ours: a duplicate of the caller's
-  int rank = 0;
+  npblu::Communicator comm;            // ours: a duplicate of the caller's
   npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
   std::vector<npblu::IterationTiming> window;
   int fed = 0;           // feeds so far: the iteration the session counts (due) and the horizon of a step
@@ -66,7 +64,6 @@ struct npblu_balancer {
     // costs against them: the cadence then stays `every`.
     balancer.set_time_decisions(read_core_share);
     balancer.session().set_prior_price(kFirstStepPrice);
-    npblu::check_mpi(MPI_Comm_rank(comm.get(), &rank), "MPI_Comm_rank");
     wait = npblu::AutomaticWait(npblu::core_peers(comm.get())).current();
     if (core_share) last_reading = clock.read();
   }
@@ -179,7 +176,7 @@ void read_clock(npblu_balancer* h) {
 std::string feed_problem(const npblu_balancer* h, double compute, double wait) {
   if (is_time(compute) && is_time(wait)) return "";
   return "fed times must be finite and non-negative, got compute " + std::to_string(compute) + " s, wait " +
-         std::to_string(wait) + " s (rank " + std::to_string(h->rank) + ")";
+         std::to_string(wait) + " s (rank " + std::to_string(h->comm.rank()) + ")";
 }
 
 /// Records one feed (the run-queue clock read when due); `problem` is
@@ -274,8 +271,8 @@ void write_cuts(const Partition& p, int* cuts) {
 
 int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* end) {
   if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
-  *begin = p[h->rank].begin;
-  *end = p[h->rank].end;
+  *begin = p[h->comm.rank()].begin;
+  *end = p[h->comm.rank()].end;
   return NPBLU_OK;
 }
 
@@ -302,8 +299,8 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
 
 npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
                               std::size_t bytes, int halo) {
-  const ColumnRange from = h->balancer.session().previous()[h->rank];
-  const ColumnRange to = h->balancer.session().current()[h->rank];
+  const ColumnRange from = h->balancer.session().previous()[h->comm.rank()];
+  const ColumnRange to = h->balancer.session().current()[h->comm.rank()];
   return {static_cast<const std::byte*>(old_data),
           {from.begin - halo, from.end + halo},
           static_cast<std::byte*>(new_data),

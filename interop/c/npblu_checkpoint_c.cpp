@@ -10,7 +10,6 @@
 #include "interop/c/npblu_handle.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"
-#include "lu/mpi/check_mpi.hpp"
 
 using npblu::c_api::fail;
 
@@ -20,8 +19,7 @@ namespace {
 // or a FIFO), in a writable directory, a name whose aside name fits, and not
 // the run's trace or report (the checkpoint it continues may be replaced).
 void agree_output(npblu_solver* h, const char* path) {
-  int rank = 0;
-  npblu::check_mpi(MPI_Comm_rank(h->comm.get(), &rank), "MPI_Comm_rank");
+  const int rank = h->comm.rank();
   std::string problem;
   if (rank == 0) {
     problem = npblu::output_path_problem("npblu_checkpoint", path);

@@ -77,14 +77,13 @@ std::string size_mismatch(const char* call, std::int64_t given, std::int64_t exp
 constexpr double kLargestFieldValue = 1e100;
 
 /// "" or the first value of u[0, count) that is not finite or too large, named with its index and rank.
-std::string unusable_value(const double* u, std::int64_t count, MPI_Comm comm) {
+std::string unusable_value(const double* u, std::int64_t count, const npblu::Communicator& comm) {
   for (std::int64_t i = 0; i < count; ++i) {
     if (std::isfinite(u[i]) && std::fabs(u[i]) <= kLargestFieldValue) continue;
-    int rank = 0;
-    npblu::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     char value[40];
     std::snprintf(value, sizeof value, "%g", u[i]);
-    return "npblu_set_field: u[" + std::to_string(i) + "] = " + value + " on rank " + std::to_string(rank) +
+    return "npblu_set_field: u[" + std::to_string(i) + "] = " + value + " on rank " +
+           std::to_string(comm.rank()) +
            (std::isfinite(u[i]) ? " is larger than 1e100 in magnitude" : " is not finite") +
            " (the solver's state must be finite; nothing was written)";
   }
@@ -202,7 +201,7 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
                                     : u  ? size_mismatch("npblu_set_field", count, expected)
                                          : "npblu_set_field: null array",
                                     h->comm.get());
-    const std::string bad = unusable_value(u, expected, h->comm.get());
+    const std::string bad = unusable_value(u, expected, h->comm);
     npblu::agree<npblu::UsageError>(bad.empty(), bad, h->comm.get());
     npblu::LuSolver& solver = s.solver();
     if (expected > 0)
