@@ -500,11 +500,16 @@ void pass_b(int nx, const Buffers& b, double* __restrict row) {
   }
 }
 
-/// Asks for a row of the fields (5*nx doubles) in the L2 cache ahead of use.
+/// Asks for a row of the fields (5*nx doubles) in the first-level cache ahead
+/// of use. Into L1 (locality 3), not only L2 (2): the next row's `u` and `rsd`
+/// are the first thing its update and pass A read, and from L2 each of their
+/// lines cost the row a wait (Zen 5, v3 and v4: the jacobians 4-6% and the
+/// update 8-30% shorter, docs/performance.md). The next row's k neighbours
+/// prefetched as well cost more than they saved.
 inline void prefetch_row(const double* row, int nx) {
   const char* p = reinterpret_cast<const char*>(row);
   const std::size_t bytes = sizeof(double) * kM * std::size_t(nx);
-  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 2);
+  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 3);
 }
 
 template <bool kLower>
