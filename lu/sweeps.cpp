@@ -426,16 +426,35 @@ inline PointState neighbour_state_group(const double* s) {
   return {at(0), {at(1), at(2), at(3)}, at(4), at(5)};
 }
 
+/// Asks for group g of a row of the fields (its kW points) in the first-level
+/// cache. Pass A does so for the next row's `u` and `rsd` group by group, a
+/// row ahead: the next row's update and pass A read them first, and from L2
+/// each line cost the row a wait. Asked for all at once at a row's start, into
+/// L2 or L1, the row's lines came later and pushed out what the current row
+/// still used (Zen 5: this way the sweeps and updates 6-17% shorter at v3 and
+/// v4, docs/performance.md); the next row's k neighbours asked for as well
+/// cost more than they saved. Prefetches never fault: the partial last group
+/// may ask past the row's end.
+inline void prefetch_group(const double* row, int g) {
+  const char* p = reinterpret_cast<const char*>(row + kM * kW * g);
+  for (std::size_t off = 0; off < kM * kW * sizeof(double); off += 64) __builtin_prefetch(p + off, 0, 3);
+}
+
 /// Pass A over the groups of row (k, j). uk, vk: u and rsd rows (k-/+1, j);
-/// vc: rsd row (k, j).
+/// vc: rsd row (k, j); next_u, next_v: u and rsd rows of the next row, or
+/// null on the plane's last row.
 ///  lower: rhs = v - omega*(Lz vk) - omega*(Ly vj), y = d^-1 rhs
 ///  upper: rhs = omega*(Uz vk) + omega*(Uy vj),     y = v - d^-1 rhs
 template <bool kLower>
 void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const double* vk, const double* vj,
-            const double* vc, const Buffers& b) {
+            const double* vc, const Buffers& b, const double* next_u, const double* next_v) {
   const double omega = K.omega;
   const double inv_d00 = K.diag.inv_d00;
   for (int g = 0; g < groups; ++g) {
+    if (next_u) {
+      prefetch_group(next_u, g);
+      prefetch_group(next_v, g);
+    }
     vd q[kM], r[kM], sz[kM], sy[kM], w[kM], e[kM][kM];
 
     load_group(uk, nx, g, kStateFill, q);
@@ -500,18 +519,6 @@ void pass_b(int nx, const Buffers& b, double* __restrict row) {
   }
 }
 
-/// Asks for a row of the fields (5*nx doubles) in the first-level cache ahead
-/// of use. Into L1 (locality 3), not only L2 (2): the next row's `u` and `rsd`
-/// are the first thing its update and pass A read, and from L2 each of their
-/// lines cost the row a wait (Zen 5, v3 and v4: the jacobians 4-6% and the
-/// update 8-30% shorter, docs/performance.md). The next row's k neighbours
-/// prefetched as well cost more than they saved.
-inline void prefetch_row(const double* row, int nx) {
-  const char* p = reinterpret_cast<const char*>(row);
-  const std::size_t bytes = sizeof(double) * kM * std::size_t(nx);
-  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 0, 3);
-}
-
 template <bool kLower>
 void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u, Field5& rsd,
                  double* blocks, std::size_t block_doubles, SweepTimes& times) {
@@ -552,10 +559,7 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
     if (cnt == 0) {
       load_state_row(u.row(k, j + dj), nx, layout.groups, b.state_prev);
     }
-    if (cnt + 1 < rows) {
-      prefetch_row(u.row(k, j - dj), nx);
-      prefetch_row(rsd.row(k, j - dj), nx);
-    }
+    const bool has_next = cnt + 1 < rows;
     if constexpr (kLower) {
       scale_row_interior(rsd.row(k, j), nx, c.dt);
       clock.charge(kUpdate);
@@ -563,7 +567,8 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
     load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
     const double* vj = cnt == 0 && j_on_boundary ? b.zero_row : rsd.row(k, j + dj);
     pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
-                   rsd.row(k, j), b);
+                   rsd.row(k, j), b, has_next ? u.row(k, j - dj) : nullptr,
+                   has_next ? rsd.row(k, j - dj) : nullptr);
     clock.charge(kJacobian);
     if (update_kn) {
       add_scaled_row_interior(u.row(kn, j), rsd.row(kn, j), nx, update_factor);
