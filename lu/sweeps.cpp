@@ -431,10 +431,10 @@ inline PointState neighbour_state_group(const double* s) {
 /// row ahead: the next row's update and pass A read them first, and from L2
 /// each line cost the row a wait. Asked for all at once at a row's start, into
 /// L2 or L1, the row's lines came later and pushed out what the current row
-/// still used (Zen 5: this way the sweeps and updates 6-17% shorter at v3 and
-/// v4, docs/performance.md); the next row's k neighbours asked for as well
-/// cost more than they saved. Prefetches never fault: the partial last group
-/// may ask past the row's end.
+/// still used (Zen 5: this way the sweeps with their updates took 9-17% less
+/// time at v3 and v4, docs/performance.md); the next row's k neighbours asked
+/// for as well cost more than they saved. Prefetches never fault: the partial
+/// last group may ask past the row's end.
 inline void prefetch_group(const double* row, int g) {
   const char* p = reinterpret_cast<const char*>(row + kM * kW * g);
   for (std::size_t off = 0; off < kM * kW * sizeof(double); off += 64) __builtin_prefetch(p + off, 0, 3);
