@@ -70,9 +70,11 @@ def model(a, fit, seed, extra, ranks=None, width=None):
     problem = ["--class", a.cls] if ranks is None else ["--size", str(n), str(width * ranks + 2), str(n),
                                                          "--iterations", str(ITERATIONS[a.cls])]
     cmd = [a.lu_sim, *problem, "--ranks", str(ranks or a.np), "--unpinned", f"{a.np}:{a.cores}",
-           "--scheduler-period", str(fit["period"]), "--latency", str(fit["latency"]),
+           "--latency", str(fit["latency"]),
            "--bandwidth", str(BANDWIDTH), "--noise", str(fit["noise"]), "--noise-correlation", str(fit["rho"]),
            "--seed", str(seed), "--json", out, "--quiet", *extra]
+    if fit["period"] is not None:  # else lu-sim's own default
+        cmd += ["--scheduler-period", str(fit["period"])]
     if a.core_slice:
         cmd += ["--core-slice", str(a.core_slice)]
     cmd += [f"--cost-{k}={v}" for k, v in fit["cost"].items()]
@@ -126,7 +128,8 @@ def calibrate(a, offs):
     _, waits, _ = per_iteration(run_lu(a.lu, a.cls, 2, ["--balance", "off"]))
     latency = fit_latency(a.lu_sim, a.cls, cost, statistics.mean(waits))
     changes = sum(holder_changes(r) for r in offs)
-    # Fewer than two changes a run: no rank had a core to itself (as many ranks a core), so none to count.
+    # Fewer than two changes a run: no rank had a core to itself (as many ranks a core), so none to count;
+    # then --scheduler-period if given, else lu-sim's default (None: not passed).
     period = sum(r["time_s"] for r in offs) / changes if changes >= 2 * len(offs) else a.scheduler_period
     noises = [measured_noise(r) for r in offs] if a.model_noise else [(0.0, 0.0)]
     return {"cost": cost, "latency": latency, "period": period, "changes": changes,
@@ -160,15 +163,17 @@ def main():
     ap.add_argument("--measure-cores", action="store_true",
                     help="give lu-sim each CPU's speed, measured with class W pinned to it (a VM's vCPUs differ)")
     ap.add_argument("--core-slice", type=float, help="lu-sim's --core-slice (default: lu-sim's)")
-    ap.add_argument("--scheduler-period", type=float, default=0.15,
-                    help="lu-sim's period when ranks rarely had a core to themselves (e.g. 4 on 2 cores)")
+    ap.add_argument("--scheduler-period", type=float,
+                    help="lu-sim's period when ranks rarely had a core to themselves (e.g. 4 on 2 cores; "
+                         "default: lu-sim's)")
     a = ap.parse_args()
     rounds = real_runs(a)
     fit = calibrate(a, [r["off"] for r in rounds])
     print(f"\nclass {a.cls}, {a.np} unpinned ranks on {a.cores} cores; model costs ns/point " +
           ", ".join(f"{k} {v * 1e9:.2f}" for k, v in fit["cost"].items()) +
           f", latency {fit['latency'] * 1e6:.1f} us; the rank with a core to itself changed {fit['changes']} "
-          f"times in {len(rounds)} runs without a balancer: --scheduler-period {fit['period']:.3f}; "
+          f"times in {len(rounds)} runs without a balancer: --scheduler-period " +
+          (f"{fit['period']:.3f}; " if fit["period"] is not None else "lu-sim's default; ") +
           f"--noise {fit['noise']:.4f} --noise-correlation {fit['rho']:.2f}" +
           (" --core-speeds " + ",".join(f"{s:.3f}" for s in fit["core_speeds"]) if fit["core_speeds"] else ""))
     modelled = model_runs(a, fit)

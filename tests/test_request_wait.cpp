@@ -7,6 +7,10 @@
 #include <stdexcept>
 #include <string_view>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 #include "lu/mpi/cpu_places.hpp"
 #include "lu/mpi/request_wait.hpp"
 
@@ -67,6 +71,43 @@ TEST(MpiYield, TheLibrarysOwnFlagIsRead) {
 TEST(AutomaticWait, ASingleRankSharesItsCoresWithNoPeer) {
   EXPECT_FALSE(shares_core_with_peer(MPI_COMM_SELF));
 }
+
+#if defined(__linux__)
+// The masks are read once per communicator and kept with it: the solver and
+// the balancer both ask at start-up, and each gather is collective. Shown by
+// narrowing this process's own mask between two asks: the same communicator
+// still answers with the first mask, a new one (a dup: the cache is not
+// copied) with the narrowed one.
+TEST(NodeCpuMasks, AreGatheredOncePerCommunicator) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  if (CPU_COUNT(&before) < 2) GTEST_SKIP() << "one CPU: no narrower mask";
+  MPI_Comm first = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_SELF, &first);
+  const NodeCpuMasks gathered = node_cpu_masks(first);
+  ASSERT_EQ(gathered.places.size(), 1u);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &before)) {
+      CPU_SET(cpu, &one);
+      break;
+    }
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  MPI_Comm second = MPI_COMM_NULL;
+  MPI_Comm_dup(first, &second);
+  const NodeCpuMasks again = node_cpu_masks(first);
+  const NodeCpuMasks fresh = node_cpu_masks(second);
+  const CpuMask narrowed = own_cpu_mask();
+  sched_setaffinity(0, sizeof before, &before);
+  EXPECT_EQ(again.places[0].cpus, gathered.places[0].cpus);
+  EXPECT_NE(fresh.places[0].cpus, gathered.places[0].cpus);
+  EXPECT_EQ(fresh.places[0].cpus, narrowed);
+  MPI_Comm_free(&second);
+  MPI_Comm_free(&first);
+}
+#endif
 
 TEST(RequestWait, SleepingWaitCompletesARequest) {
   // A message to ourselves on MPI_COMM_SELF, waited for in each mode.

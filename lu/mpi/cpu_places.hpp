@@ -26,8 +26,11 @@ struct NodeCpuMasks {
 /// CPU of the machine).
 CpuMask own_cpu_mask();
 
-/// Collective over `comm`: the affinity masks of the ranks of `comm` that
-/// share this rank's node.
+/// Collective over `comm` the first time: the affinity masks of the ranks
+/// of `comm` that share this rank's node, read at that first call and kept
+/// with `comm` (the solver's wait mode and the balancer's share pools both
+/// ask; at thousands of ranks each gather is a communicator split and two
+/// all-gathers at start-up).
 NodeCpuMasks node_cpu_masks(MPI_Comm comm);
 
 /// Collective over `comm`: whether this rank may share a core with another
