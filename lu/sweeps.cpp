@@ -343,21 +343,39 @@ struct SweepConsts {
 
 // ---------------------------------------------------------------------------
 // Workspace: row buffers blocked by kW points (group g holds the fields of
-// points [g*kW, (g+1)*kW), one kW-vector per field). The state buffers have a
-// spare group on each side (the i neighbours of the end groups).
+// points [origin + g*kW, origin + (g+1)*kW), one kW-vector per field). The
+// state buffers have a spare group on each side (the i neighbours of the end
+// groups).
 
 constexpr int kFoldFields = kM + kBlockEntries;  // y, then M
 
+// The groups of pass A hold the interior points 1..nx-2 and start at point
+// `origin`, 0 or 1: as few groups as either gives, ceil((nx - 1 - origin) /
+// kW). Point 1 starts them when nx - 2 is a multiple of kW (class B at 4
+// lanes: 25 groups instead of 26; class C at 4 and 8 lanes: 40 and 20 instead
+// of 41 and 21), point 0 otherwise (class W, nx = 33, then needs 8 groups at
+// 4 lanes and 4 at 8, not the 9 and 5 of a group per kW points of the row):
+// a group past the interior computes only points never read. Points in lanes
+// are independent, so the origin does not change a bit.
 struct Layout {
-  int groups;
+  int origin, groups;
+  // The row states' groups, first_state..last_state: every point pass A
+  // reads a state of (the i-1 neighbour of point 1 is 0, the i+1 of nx-2 is
+  // nx-1; a sweep reads one of the two).
+  int first_state, last_state;
   std::size_t state, fold, zero_row, total;
 
-  explicit Layout(int nx)
-      : groups((nx + kW - 1) / kW),
+  Layout(int nx, bool lower)
+      : origin((nx - 2) % kW == 0 ? 1 : 0),
+        groups((nx - 1 - origin + kW - 1) / kW),
+        first_state(lower ? -origin : 0),
+        last_state(lower ? groups - 1 : (nx - 1 - origin) / kW),
         state(std::size_t(groups + 2) * kStateFields * kW),
         fold(std::size_t(groups) * kFoldFields * kW),
         zero_row(std::size_t(kM) * nx),
         total(2 * state + fold + zero_row) {}
+  /// The first point of group g.
+  [[nodiscard]] int first_point(int g) const { return origin + g * kW; }
 };
 
 struct Buffers {
@@ -381,24 +399,25 @@ Buffers carve(double* blocks, const Layout& l) {
 constexpr double kStateFill[kM] = {1.0, 0.0, 0.0, 0.0, 0.0};
 constexpr double kZeroFill[kM] = {0.0, 0.0, 0.0, 0.0, 0.0};
 
-/// The components of the points of group g of a row of nx points; points
-/// past the end of the row read `fill`.
-inline void load_group(const double* row, int nx, int g, const double fill[kM], vd out[kM]) {
-  const int first = g * kW;
-  if (first + kW <= nx) {
+/// The components of the kW points from `first` of a row of nx points;
+/// points outside the row read `fill`.
+inline void load_group(const double* row, int nx, int first, const double fill[kM], vd out[kM]) {
+  if (first >= 0 && first + kW <= nx) {
     load_points(row + kM * first, out);
     return;
   }
   double pad[kM * kW];
-  for (int t = 0; t < kW; ++t)
-    for (int m = 0; m < kM; ++m) pad[kM * t + m] = first + t < nx ? row[kM * (first + t) + m] : fill[m];
+  for (int t = 0; t < kW; ++t) {
+    const int i = first + t;
+    for (int m = 0; m < kM; ++m) pad[kM * t + m] = i >= 0 && i < nx ? row[kM * i + m] : fill[m];
+  }
   load_points(pad, out);
 }
 
-void load_state_row(const double* urow, int nx, int groups, double* state) {
-  for (int g = 0; g < groups; ++g) {
+void load_state_row(const double* urow, int nx, const Layout& l, double* state) {
+  for (int g = l.first_state; g <= l.last_state; ++g) {
     vd q[kM];
-    load_group(urow, nx, g, kStateFill, q);
+    load_group(urow, nx, l.first_point(g), kStateFill, q);
     const PointState p = point_state(q);
     double* o = state + std::size_t(g + 1) * kStateFields * kW;
     store(o, p.t1);
@@ -435,8 +454,8 @@ inline PointState neighbour_state_group(const double* s) {
 /// time at v3 and v4, docs/performance.md); the next row's k neighbours asked
 /// for as well cost more than they saved. Prefetches never fault: the partial
 /// last group may ask past the row's end.
-inline void prefetch_group(const double* row, int g) {
-  const char* p = reinterpret_cast<const char*>(row + kM * kW * g);
+inline void prefetch_group(const double* row, int first) {
+  const char* p = reinterpret_cast<const char*>(row + kM * first);
   for (std::size_t off = 0; off < kM * kW * sizeof(double); off += 64) __builtin_prefetch(p + off, 0, 3);
 }
 
@@ -446,25 +465,26 @@ inline void prefetch_group(const double* row, int g) {
 ///  lower: rhs = v - omega*(Lz vk) - omega*(Ly vj), y = d^-1 rhs
 ///  upper: rhs = omega*(Uz vk) + omega*(Uy vj),     y = v - d^-1 rhs
 template <bool kLower>
-void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const double* vk, const double* vj,
+void pass_a(const SweepConsts& K, int nx, const Layout& l, const double* uk, const double* vk, const double* vj,
             const double* vc, const Buffers& b, const double* next_u, const double* next_v) {
   const double omega = K.omega;
   const double inv_d00 = K.diag.inv_d00;
-  for (int g = 0; g < groups; ++g) {
+  for (int g = 0; g < l.groups; ++g) {
+    const int first = l.first_point(g);
     if (next_u) {
-      prefetch_group(next_u, g);
-      prefetch_group(next_v, g);
+      prefetch_group(next_u, first);
+      prefetch_group(next_v, first);
     }
     vd q[kM], r[kM], sz[kM], sy[kM], w[kM], e[kM][kM];
 
-    load_group(uk, nx, g, kStateFill, q);
-    load_group(vk, nx, g, kZeroFill, r);
+    load_group(uk, nx, first, kStateFill, q);
+    load_group(vk, nx, first, kZeroFill, r);
     neighbour_apply<3>(K.z, point_state(q), r, sz);
 
-    load_group(vj, nx, g, kZeroFill, r);
+    load_group(vj, nx, first, kZeroFill, r);
     neighbour_apply<2>(K.y, state_group(b.state_prev + std::size_t(g + 1) * kStateFields * kW), r, sy);
 
-    load_group(vc, nx, g, kZeroFill, r);
+    load_group(vc, nx, first, kZeroFill, r);
     for (int m = 0; m < kM; ++m) {
       if constexpr (kLower)
         w[m] = (r[m] - omega * sz[m]) - omega * sy[m];
@@ -486,15 +506,15 @@ void pass_a(const SweepConsts& K, int nx, int groups, const double* uk, const do
 /// Pass B: v(i) = y - M v(i -/+ 1) along the row, i ascending (lower) or
 /// descending (upper); writes the rsd row and the swept-row buffer.
 template <bool kLower>
-void pass_b(int nx, const Buffers& b, double* __restrict row) {
+void pass_b(int nx, int origin, const Buffers& b, double* __restrict row) {
   const int first = kLower ? 1 : nx - 2;
   const int step = kLower ? 1 : -1;
   const double* prev = row + kM * (first - step);
   double x0 = prev[0], x1 = prev[1], x2 = prev[2], x3 = prev[3], x4 = prev[4];
   const double* __restrict fold = b.fold;
   for (int c = 0, i = first; c < nx - 2; ++c, i += step) {
-    const int g = i / kW;
-    const int t = i % kW;
+    const int g = (i - origin) / kW;
+    const int t = (i - origin) % kW;
     const double* s = fold + std::size_t(g) * kFoldFields * kW + t;
     auto y = [&](int m) { return s[m * kW]; };
     auto M = [&](int q) { return s[(kM + q) * kW]; };
@@ -524,7 +544,7 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
                  double* blocks, std::size_t block_doubles, SweepTimes& times) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const int nx = g.nx;
-  const Layout layout(nx);
+  const Layout layout(nx, kLower);
   if (block_doubles < layout.total + 8) throw std::logic_error("SweepWorkspace was not sized for this grid");
   Buffers b = carve(blocks, layout);
   constexpr int dj = kLower ? -1 : 1;  // towards the j neighbour already swept
@@ -557,16 +577,16 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
     clock.start_row((rows - 1 - cnt) % kSampleEvery == 0);
     if (cnt == 0) {
-      load_state_row(u.row(k, j + dj), nx, layout.groups, b.state_prev);
+      load_state_row(u.row(k, j + dj), nx, layout, b.state_prev);
     }
     const bool has_next = cnt + 1 < rows;
     if constexpr (kLower) {
       scale_row_interior(rsd.row(k, j), nx, c.dt);
       clock.charge(kUpdate);
     }
-    load_state_row(u.row(k, j), nx, layout.groups, b.state_cur);
+    load_state_row(u.row(k, j), nx, layout, b.state_cur);
     const double* vj = cnt == 0 && j_on_boundary ? b.zero_row : rsd.row(k, j + dj);
-    pass_a<kLower>(K, nx, layout.groups, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
+    pass_a<kLower>(K, nx, layout, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
                    rsd.row(k, j), b, has_next ? u.row(k, j - dj) : nullptr,
                    has_next ? rsd.row(k, j - dj) : nullptr);
     clock.charge(kJacobian);
@@ -574,7 +594,7 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
       add_scaled_row_interior(u.row(kn, j), rsd.row(kn, j), nx, update_factor);
       clock.charge(kUpdate);
     }
-    pass_b<kLower>(nx, b, rsd.row(k, j));
+    pass_b<kLower>(nx, layout.origin, b, rsd.row(k, j));
     clock.charge(kSolve);
     if (update_k) {
       add_scaled_row_interior(u.row(k, j), rsd.row(k, j), nx, update_factor);
@@ -590,7 +610,7 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
 
 }  // namespace
 
-std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx).total + 8; }
+std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx, true).total + 8; }
 
 void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
