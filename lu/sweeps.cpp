@@ -465,8 +465,9 @@ inline void prefetch_group(const double* row, int first) {
 ///  lower: rhs = v - omega*(Lz vk) - omega*(Ly vj), y = d^-1 rhs
 ///  upper: rhs = omega*(Uz vk) + omega*(Uy vj),     y = v - d^-1 rhs
 template <bool kLower>
-void pass_a(const SweepConsts& K, int nx, const Layout& l, const double* uk, const double* vk, const double* vj,
-            const double* vc, const Buffers& b, const double* next_u, const double* next_v) {
+void pass_a(const SweepConsts& K, int nx, const Layout& l, const double* uk, const double* vk,
+            const double* vj, const double* vc, const Buffers& b, const double* next_u,
+            const double* next_v) {
   const double omega = K.omega;
   const double inv_d00 = K.diag.inv_d00;
   for (int g = 0; g < l.groups; ++g) {
