@@ -5,6 +5,10 @@
 // Per level (lu/kernel_levels.hpp), like lu/simd.hpp.
 #include "lu/simd.hpp"
 
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
 namespace npblu::NPBLU_KERNEL_NS::simd {
 
 namespace points_detail {
@@ -112,6 +116,48 @@ inline void load_points(const double* p, vd out[5]) {
   out[3] = component<3>(l);
   out[4] = component<4>(l);
 #endif
+}
+
+namespace points_detail {
+
+/// Doubles base..base+kW-1 of a group: those below `valid` from p, the
+/// others from fill. Masked loads (AVX, AVX-512) skip the other lanes'
+/// memory without faulting; elsewhere the vector is built lane by lane.
+inline vd masked_vector(const double* p, int base, int valid, const double* fill) {
+  if (base + kW <= valid) return load(p + base);
+  if (base >= valid) return load(fill + base);
+#if NPBLU_SIMD_LANES == 8
+  const auto bits = static_cast<__mmask8>((1u << (valid - base)) - 1u);
+  return (vd)_mm512_mask_loadu_pd((__m512d)load(fill + base), bits, p + base);
+#elif NPBLU_SIMD_LANES == 4 && defined(__AVX__)
+  const auto in = [&](int t) -> long long { return base + t < valid ? -1 : 0; };
+  const __m256i mask = _mm256_set_epi64x(in(3), in(2), in(1), in(0));
+  return (vd)_mm256_blendv_pd((__m256d)load(fill + base), _mm256_maskload_pd(p + base, mask), (__m256d)mask);
+#else
+  vd v = load(fill + base);
+  for (int t = 0; t < valid - base; ++t) v[t] = p[base + t];
+  return v;
+#endif
+}
+
+}  // namespace points_detail
+
+/// load_points where only the first `valid` of the kW points' 5 kW doubles
+/// at p may be read (a group past a row's end); the others are fill's (5 kW
+/// doubles). Copying the row's doubles into a padded buffer instead made
+/// each vector load of it wait for the copy's stores: with the one partial
+/// group of a row so copied, class B's rows (nx = 102) at 8 lanes took the
+/// sweeps' pass A an eighth longer (docs/performance.md). The same values,
+/// so the same bits.
+inline void load_points_masked(const double* p, int valid, const double* fill, vd out[5]) {
+  using points_detail::component;
+  vd l[5];
+  for (int s = 0; s < 5; ++s) l[s] = points_detail::masked_vector(p, s * kW, valid, fill);
+  out[0] = component<0>(l);
+  out[1] = component<1>(l);
+  out[2] = component<2>(l);
+  out[3] = component<3>(l);
+  out[4] = component<4>(l);
 }
 
 /// The kW points' five components (one vector each) in the fields' layout:

@@ -357,19 +357,19 @@ constexpr int kFoldFields = kM + kBlockEntries;  // y, then M
 // 4 lanes and 4 at 8, not the 9 and 5 of a group per kW points of the row):
 // a group past the interior computes only points never read. Points in lanes
 // are independent, so the origin does not change a bit.
+//
+// The row states are those of the same groups. The i neighbour past the
+// interior (point 0 for point 1 in the lower sweep, nx-1 for nx-2 in the
+// upper) may fall in a spare group, which holds a state at rest: its block
+// enters only M, which multiplies rsd there, zero on the boundary, so any
+// finite state gives the same bits.
 struct Layout {
   int origin, groups;
-  // The row states' groups, first_state..last_state: every point pass A
-  // reads a state of (the i-1 neighbour of point 1 is 0, the i+1 of nx-2 is
-  // nx-1; a sweep reads one of the two).
-  int first_state, last_state;
   std::size_t state, fold, zero_row, total;
 
-  Layout(int nx, bool lower)
+  explicit Layout(int nx)
       : origin((nx - 2) % kW == 0 ? 1 : 0),
         groups((nx - 1 - origin + kW - 1) / kW),
-        first_state(lower ? -origin : 0),
-        last_state(lower ? groups - 1 : (nx - 1 - origin) / kW),
         state(std::size_t(groups + 2) * kStateFields * kW),
         fold(std::size_t(groups) * kFoldFields * kW),
         zero_row(std::size_t(kM) * nx),
@@ -396,37 +396,50 @@ Buffers carve(double* blocks, const Layout& l) {
   return b;
 }
 
-constexpr double kStateFill[kM] = {1.0, 0.0, 0.0, 0.0, 0.0};
-constexpr double kZeroFill[kM] = {0.0, 0.0, 0.0, 0.0, 0.0};
+/// A point's fill, repeated for the kW points of a group.
+struct GroupFill {
+  double d[kM * kW];
+  constexpr explicit GroupFill(double first) : d{} {
+    for (int i = 0; i < kM * kW; ++i) d[i] = i % kM == 0 ? first : 0.0;
+  }
+};
+constexpr GroupFill kStateFill(1.0);  // a state: density 1, at rest
+constexpr GroupFill kZeroFill(0.0);
 
-/// The components of the kW points from `first` of a row of nx points;
-/// points outside the row read `fill`.
-inline void load_group(const double* row, int nx, int first, const double fill[kM], vd out[kM]) {
-  if (first >= 0 && first + kW <= nx) {
+/// The components of the kW points from `first` (>= 0) of a row of nx
+/// points; points past the row's end read `fill`.
+inline void load_group(const double* row, int nx, int first, const GroupFill& fill, vd out[kM]) {
+  if (first + kW <= nx) {
     load_points(row + kM * first, out);
     return;
   }
-  double pad[kM * kW];
-  for (int t = 0; t < kW; ++t) {
-    const int i = first + t;
-    for (int m = 0; m < kM; ++m) pad[kM * t + m] = i >= 0 && i < nx ? row[kM * i + m] : fill[m];
-  }
-  load_points(pad, out);
+  simd::load_points_masked(row + kM * first, kM * (nx - first), fill.d, out);
+}
+
+void store_state(const PointState& p, double* o) {
+  store(o, p.t1);
+  store(o + kW, p.vel[0]);
+  store(o + 2 * kW, p.vel[1]);
+  store(o + 3 * kW, p.vel[2]);
+  store(o + 4 * kW, p.e);
+  store(o + 5 * kW, p.qv);
 }
 
 void load_state_row(const double* urow, int nx, const Layout& l, double* state) {
-  for (int g = l.first_state; g <= l.last_state; ++g) {
+  for (int g = 0; g < l.groups; ++g) {
     vd q[kM];
     load_group(urow, nx, l.first_point(g), kStateFill, q);
-    const PointState p = point_state(q);
-    double* o = state + std::size_t(g + 1) * kStateFields * kW;
-    store(o, p.t1);
-    store(o + kW, p.vel[0]);
-    store(o + 2 * kW, p.vel[1]);
-    store(o + 3 * kW, p.vel[2]);
-    store(o + 4 * kW, p.e);
-    store(o + 5 * kW, p.qv);
+    store_state(point_state(q), state + std::size_t(g + 1) * kStateFields * kW);
   }
+}
+
+/// The spare groups at both ends of a state buffer: a state at rest (Layout).
+void fill_spare_states(const Layout& l, double* state) {
+  vd q[kM];
+  load_points(kStateFill.d, q);
+  const PointState rest = point_state(q);
+  store_state(rest, state);
+  store_state(rest, state + std::size_t(l.groups + 1) * kStateFields * kW);
 }
 
 inline PointState state_group(const double* s) {
@@ -545,9 +558,11 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
                  double* blocks, std::size_t block_doubles, SweepTimes& times) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const int nx = g.nx;
-  const Layout layout(nx, kLower);
+  const Layout layout(nx);
   if (block_doubles < layout.total + 8) throw std::logic_error("SweepWorkspace was not sized for this grid");
   Buffers b = carve(blocks, layout);
+  fill_spare_states(layout, b.state_cur);
+  fill_spare_states(layout, b.state_prev);
   constexpr int dj = kLower ? -1 : 1;  // towards the j neighbour already swept
   const int kn = k + dj;
   const int rows = owned.width();
@@ -611,7 +626,7 @@ void sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, in
 
 }  // namespace
 
-std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx, true).total + 8; }
+std::size_t sweep_workspace_doubles(const GridSize& g) { return Layout(g.nx).total + 8; }
 
 void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
                        Field5& rsd, double* blocks, std::size_t block_doubles, SweepTimes& times) {
