@@ -42,6 +42,15 @@ inline vd component(const vd l[kM]) {
   return permute<GatherMask<m>>(r);
 }
 
+/// The five components of the kW points whose 5 kW doubles are l[0..4].
+inline void components(const vd l[kM], vd out[kM]) {
+  out[0] = component<0>(l);
+  out[1] = component<1>(l);
+  out[2] = component<2>(l);
+  out[3] = component<3>(l);
+  out[4] = component<4>(l);
+}
+
 // Scattering: lane L of output vector s is double d = s kW + L, component
 // d % 5 of point d / 5. Step m (1..4) brings in component m's lanes; step 1
 // also places component 0's (from its first operand).
@@ -107,14 +116,9 @@ inline void load_points(const double* p, vd out[5]) {
 #if NPBLU_SIMD_LANES == 4
   points_detail::load_points_4(p, out);
 #else
-  using points_detail::component;
   vd l[5];
   for (int s = 0; s < 5; ++s) l[s] = load(p + s * kW);
-  out[0] = component<0>(l);
-  out[1] = component<1>(l);
-  out[2] = component<2>(l);
-  out[3] = component<3>(l);
-  out[4] = component<4>(l);
+  points_detail::components(l, out);
 #endif
 }
 
@@ -150,14 +154,9 @@ inline vd masked_vector(const double* p, int base, int valid, const double* fill
 /// sweeps' pass A an eighth longer (docs/performance.md). The same values,
 /// so the same bits.
 inline void load_points_masked(const double* p, int valid, const double* fill, vd out[5]) {
-  using points_detail::component;
   vd l[5];
   for (int s = 0; s < 5; ++s) l[s] = points_detail::masked_vector(p, s * kW, valid, fill);
-  out[0] = component<0>(l);
-  out[1] = component<1>(l);
-  out[2] = component<2>(l);
-  out[3] = component<3>(l);
-  out[4] = component<4>(l);
+  points_detail::components(l, out);
 }
 
 /// The kW points' five components (one vector each) in the fields' layout:
