@@ -71,12 +71,22 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return remainder[a] > remainder[b]; });
   for (int t = 0; assigned < n; ++t, ++assigned) ++widths[order[t % ranks]];
-  // Raise thin stripes to the minimum, one column at a time from the widest
-  // (lowest rank among equals) so the result stays deterministic.
+  // Raise thin stripes to the minimum, one column at a time from the rank
+  // furthest over its share (largest width / weight; lowest rank among
+  // equals, so the result stays deterministic). Taking from the widest
+  // instead could leave a heavier rank narrower than a lighter one: the
+  // min-max step below keeps that whenever a raised rank is the bottleneck.
+  const auto most_over_share = [&] {
+    int most = -1;
+    for (int r = 0; r < ranks; ++r) {
+      if (widths[r] <= min_width) continue;
+      if (most < 0 || widths[r] / weights[r] > widths[most] / weights[most]) most = r;
+    }
+    return most;
+  };
   for (int r = 0; r < ranks; ++r) {
     while (widths[r] < min_width) {
-      const auto widest = std::max_element(widths.begin(), widths.end());
-      --*widest;
+      --widths[most_over_share()];  // some rank is above the minimum: check_fits
       ++widths[r];
     }
   }

@@ -21,10 +21,9 @@ class Partition {
   static Partition equal(ColumnRange interior, int ranks, int min_width = kMinimumColumnWidth);
   /// Widths proportional to weights, largest-remainder rounding (ties to the
   /// lower rank), then any stripe below min_width raised to it by taking
-  /// columns from the widest; then the best whole-column partition for
-  /// per-column costs 1 / weight (min-max, balance/min_max_partition)
-  /// nearest those widths, which keeps them wherever they are already
-  /// optimal. Throws std::invalid_argument on bad weights.
+  /// columns from the rank furthest over its share (largest width / weight); then the best whole-column
+  /// partition for per-column costs 1 / weight (min-max, balance/min_max_partition) nearest those widths,
+  /// which keeps them wherever they are already optimal. Throws std::invalid_argument on bad weights.
   static Partition from_weights(ColumnRange interior, std::span<const double> weights,
                                 int min_width = kMinimumColumnWidth);
   /// Explicit widths, one per rank, in rank order. Throws

@@ -98,6 +98,17 @@ TEST(Partition, TinyWeightRaisedToMinimumFromTheWidest) {
   expect_tiles(p);
 }
 
+TEST(Partition, RaisedStripeTakesFromTheRankFurthestOverItsShare) {
+  // Calibrated weights of a CI run (a rank slowed 4x): shares 3.98, 0.10,
+  // 3.36, 2.56 round to 4, 0, 3, 3. Rank 1 is raised to 2 and, being the
+  // bottleneck at any width, leaves every other split optimal: taking from
+  // the widest gave 2, 2, 3, 3 (the heaviest rank narrowest).
+  const std::vector<double> weights{13734.942453877147, 335.9, 11600.0, 8821.569715546499};
+  const Partition p = Partition::from_weights({1, 11}, weights);
+  EXPECT_EQ(p.widths(), (std::vector<int>{3, 2, 3, 2}));
+  expect_tiles(p);
+}
+
 TEST(Partition, BadWeightsRejected) {
   const ColumnRange interior{1, 11};
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, 0.0}), std::invalid_argument);
