@@ -29,6 +29,10 @@ libnpblu.so) times the library alternating with lu: driver / lu should be 1. Eve
 of paired ratios (other / lu within one repeat), with its range: on a machine whose speed drifts over
 minutes a ratio of medians can pair one program's fast runs with the other's slow ones.
 
+NPB built with -march=native on an AVX-512 machine uses AVX-512 whatever level our kernels run:
+--npb-bin-level v3=DIR adds NPB built for that level (-march=x86-64-v3: what an AVX2-only machine's
+-march=native gives, near enough) as a further program at that level, column NPB@level/lu.
+
   runs/bench_speed.py --levels v3 v4 --driver build/bin/timed_driver --npb-bin ~/NPB3.4-MPI/bin \
       --cases W:1 A:1 A:2 B:2 C:2 --repeats 3
 """
@@ -44,6 +48,7 @@ from npb_classes import GRID, ITERATIONS
 
 RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
 MPI = mpirun("core")
+LEVELS = ["baseline", "v3", "v4"]
 
 
 def run_ours(lu, cls, np):
@@ -85,12 +90,33 @@ def time_case(a, cls, np):
         programs.append(("baseline", lambda: run_ours(a.baseline_lu, cls, np)))
     if a.npb_bin and os.path.exists(os.path.join(a.npb_bin, f"lu.{cls}.x")):
         programs.append(("npb", lambda: run_npb(a.npb_bin, cls, np)))
+    level_bin = npb_bin_for_level(a)
+    if level_bin and os.path.exists(os.path.join(level_bin, f"lu.{cls}.x")):
+        programs.append(("npb_level", lambda: run_npb(level_bin, cls, np)))
     times = {name: [] for name, _ in programs}
     for r in range(a.repeats):
         for name, f in programs[r % len(programs):] + programs[:r % len(programs)]:
             times[name].append(f())
     print(f"  {cls}:{np} " + "  ".join(f"{n} {[round(x, 3) for x in t]}" for n, t in times.items()), flush=True)
     return times
+
+
+def parse_level_bins(texts):
+    """--npb-bin-level LEVEL=DIR, repeated: {LEVEL: DIR}."""
+    bins = {}
+    for text in texts or []:
+        level, sep, directory = text.partition("=")
+        if not sep or level not in LEVELS or not directory:
+            sys.exit(f"--npb-bin-level wants LEVEL=DIR with LEVEL one of {', '.join(LEVELS)}; got '{text}'")
+        if not os.path.isdir(directory):
+            sys.exit(f"--npb-bin-level {text}: no directory '{directory}'")
+        bins[level] = directory
+    return bins
+
+
+def npb_bin_for_level(a):
+    """NPB built for the level being timed (--npb-bin-level), if any."""
+    return a.npb_level_bins.get(os.environ.get("NPBLU_ISA", ""))
 
 
 def paired_ratios(times, key):
@@ -110,7 +136,8 @@ def print_level_table(level, rows):
     print(f"\nlevel {level}: medians of the times; each ratio is the median of the repeats' paired ratios "
           f"(other / lu in one repeat), its range after it")
     print(f"level {level}: {'class':>5} {'ranks':>5} {'lu s':>8} {'driver s':>9} {'driver/lu':>22} "
-          f"{'NPB s':>8} {'NPB/lu':>19} {'baseline s':>11} {'baseline/lu':>22}")
+          f"{'NPB s':>8} {'NPB/lu':>19} {'baseline s':>11} {'baseline/lu':>22} {'NPB@level s':>11} "
+          f"{'NPB@level/lu':>19}")
     for cls, np, times in rows:
         t = statistics.median(times["ours"])
 
@@ -119,7 +146,7 @@ def print_level_table(level, rows):
                 return f"{'-':>{width}} {'-':>{ratio_width}}"
             return f"{statistics.median(times[key]):{width}.3f} {paired_text(times, key, 3):>{ratio_width}}"
         print(f"level {level}: {cls:>5} {np:>5} {t:8.3f} {col('driver', 9, 22)} {col('npb', 8, 19)} "
-              f"{col('baseline', 11, 22)}")
+              f"{col('baseline', 11, 22)} {col('npb_level', 11, 19)}")
 
 
 def main_levels(a):
@@ -138,11 +165,17 @@ def main():
     p.add_argument("--cases", nargs="+", default=["W:1", "A:1", "A:2", "B:2"], help="CLASS:RANKS")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")
+    p.add_argument("--npb-bin-level", action="append", metavar="LEVEL=DIR",
+                   help="NPB built for one level (e.g. v3=DIR: gfortran -march=x86-64-v3), run beside --npb-bin "
+                        "at that level; repeatable")
     p.add_argument("--baseline-lu", help="another build's lu, alternated with --lu (before/after a change)")
-    p.add_argument("--levels", nargs="+", choices=["baseline", "v3", "v4"],
+    p.add_argument("--levels", nargs="+", choices=LEVELS,
                    help="NPBLU_ISA levels to time, one table each")
     p.add_argument("--driver", help="the Fortran timed_driver (libnpblu.so), alternated with --lu")
     a = p.parse_args()
+    a.npb_level_bins = parse_level_bins(a.npb_bin_level)
+    if a.npb_level_bins and not a.levels:
+        sys.exit("--npb-bin-level needs --levels (it is NPB built for one of them)")
     if a.levels or a.driver:
         return main_levels(a) if a.levels else main_levels_default(a)
     rows = []
