@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -125,5 +126,30 @@ TEST(Partition, EqualWeightsMatchEqualPartition) {
   for (int ranks = 1; ranks <= 5; ++ranks) {
     const std::vector<double> ones(ranks, 1.0);
     EXPECT_EQ(Partition::from_weights({1, 11}, ones), Partition::equal({1, 11}, ranks)) << ranks;
+  }
+}
+
+TEST(Partition, HeavierRankNeverStartsNarrower) {
+  // What the runs check of every placement (tests/lu_runner.py): a rank at
+  // least 1.5 times another's weight is at least as wide. Weights spread over
+  // five decades, so that some ranks are raised to the minimum width.
+  std::uint64_t state = 12345;
+  const auto uniform = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int ranks = 2 + static_cast<int>(uniform() * 7);
+    const int columns = ranks * npblu::kMinimumColumnWidth + static_cast<int>(uniform() * 40);
+    std::vector<double> weights(ranks);
+    for (double& w : weights) w = std::pow(10.0, 5.0 * uniform());
+    const std::vector<int> widths = Partition::from_weights({1, 1 + columns}, weights).widths();
+    for (int a = 0; a < ranks; ++a) {
+      for (int b = 0; b < ranks; ++b) {
+        if (weights[a] < 1.5 * weights[b]) continue;
+        ASSERT_GE(widths[a], widths[b]) << "trial " << trial << ": rank " << a << " weight " << weights[a]
+                                        << ", rank " << b << " weight " << weights[b];
+      }
+    }
   }
 }
