@@ -4,6 +4,7 @@
 // accept exactly one number (std::stod / std::stoi syntax) or give nothing,
 // and each caller words its own error.
 #include <cstddef>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -26,9 +27,19 @@ std::optional<T> parse_whole(const std::string& text, Convert convert) {
 }
 }  // namespace detail
 
+/// A number beyond double's range gives +/-infinity (and one below its
+/// smallest, the nearest representable value, 0 or subnormal) rather than
+/// nothing, so that callers' range checks name it ("must be finite") instead
+/// of calling "1e400" not a number.
 inline std::optional<double> parse_double(const std::string& text) {
-  return detail::parse_whole<double>(
-      text, [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
+  return detail::parse_whole<double>(text, [](const std::string& s, std::size_t* used) {
+    const char* begin = s.c_str();
+    char* end = nullptr;
+    const double value = std::strtod(begin, &end);  // std::stod's syntax; ERANGE ignored
+    if (end == begin) throw std::invalid_argument("not a number");
+    *used = static_cast<std::size_t>(end - begin);
+    return value;
+  });
 }
 
 inline std::optional<int> parse_int(const std::string& text) {

@@ -15,7 +15,7 @@ double parse_weight(const std::string& item, const std::string& where) {
   const std::string prefix = where.empty() ? "" : where + ": ";
   if (!w) throw std::invalid_argument(prefix + "'" + item + "' is not a number");
   if (!std::isfinite(*w) || *w <= 0.0) {
-    throw std::invalid_argument(prefix + "weight " + item + " must be a positive finite number");
+    throw std::invalid_argument(prefix + "weight '" + item + "' must be a positive finite number");
   }
   return *w;
 }

@@ -52,7 +52,7 @@ static const struct bad_option bad_options[] = {
     {"columns", "", "--columns '' is not a comma-separated list"},
     {"columns", "3,,2", "--columns '3,,2'"},
     {"weights", "", "--weights: unknown weight source ''"},
-    {"weights", "nan,1", "weight nan must be a positive finite number"},
+    {"weights", "nan,1", "weight 'nan' must be a positive finite number"},
     {"weights", "fastest", "--weights: unknown weight source 'fastest'"},
     {"emulate-speeds", "1e-300,1", "is outside [0.01, 1]"},
     {"emulate-speeds", "1,1;", "ends with ';'"},

@@ -139,9 +139,20 @@ TEST(RunConfig, EmptyValuesAreErrors) {
 
 TEST(RunConfig, WeightsNanAndInfGetAPreciseMessage) {
   RunConfig c;
-  EXPECT_TRUE(contains(error_setting(c, "weights", "nan"), "weight nan must be a positive finite number"));
-  EXPECT_TRUE(contains(error_setting(c, "weights", "inf,1"), "weight inf must be a positive finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "weights", "nan"), "weight 'nan' must be a positive finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "weights", "inf,1"), "weight 'inf' must be a positive finite number"));
   EXPECT_TRUE(contains(error_setting(c, "weights", "-inf,1"), "must be a positive finite number"));
+}
+
+TEST(RunConfig, NumbersBeyondRangeAreNamedSo) {
+  // Not "is not a number": the value is one, too large (or too small) to hold.
+  RunConfig c;
+  EXPECT_TRUE(
+      contains(error_setting(c, "weights", "1,1e400"), "weight '1e400' must be a positive finite number"));
+  EXPECT_TRUE(
+      contains(error_setting(c, "weights", "1e-400,1"), "weight '1e-400' must be a positive finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "dt", "-1e999"), "--dt '-1e999' must be a finite number"));
+  EXPECT_TRUE(contains(error_setting(c, "iterations", "99999999999"), "lies beyond +/-2147483647"));
 }
 
 TEST(RunConfig, OptionsOfAnotherModeRefused) {

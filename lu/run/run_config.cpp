@@ -34,7 +34,7 @@ std::string text_of(std::string_view value) { return std::string(value); }
 
 int to_int(std::string_view option, std::string_view value) {
   const auto v = parse_int(text_of(value));
-  if (!v) refuse(option, quote_value(value) + " is not an integer");
+  if (!v) refuse(option, quote_value(value) + " is not an integer (or lies beyond +/-2147483647)");
   return *v;
 }
 
