@@ -11,6 +11,10 @@ namespace npblu {
 
 namespace {
 
+// A column's cost on a rank 1e-200 (or less) of the heaviest's weight: held
+// at the minimum width anyway, and finite so that width * cost is.
+constexpr double kLargestCost = 1e200;
+
 void check_fits(ColumnRange interior, int ranks, int min_width) {
   if (ranks < 1) throw std::invalid_argument("a partition needs at least one rank");
   if (min_width < 1) throw std::invalid_argument("minimum column width must be at least 1");
@@ -55,13 +59,18 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
                                   " must be a positive finite number, got " + std::to_string(weights[r]));
     }
   }
-  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  // Relative to the heaviest, in (0, 1]: their sum cannot overflow (1e308
+  // twice) and the costs below stay finite where it can (1e300 and 1e-300).
+  const double heaviest = *std::max_element(weights.begin(), weights.end());
+  std::vector<double> relative(ranks);
+  for (int r = 0; r < ranks; ++r) relative[r] = weights[r] / heaviest;  // may underflow to 0
+  const double total = std::accumulate(relative.begin(), relative.end(), 0.0);
   const int n = interior.width();
   std::vector<int> widths(ranks);
   std::vector<double> remainder(ranks);
   int assigned = 0;
   for (int r = 0; r < ranks; ++r) {
-    const double share = n * (weights[r] / total);
+    const double share = n * (relative[r] / total);
     widths[r] = static_cast<int>(std::floor(share));
     remainder[r] = share - widths[r];
     assigned += widths[r];
@@ -95,7 +104,7 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
   // widths (which it keeps wherever they are already optimal, so equal
   // weights still give Partition::equal).
   std::vector<double> cost(ranks);
-  for (int r = 0; r < ranks; ++r) cost[r] = total / weights[r];  // scaled: weights may be tiny or huge
+  for (int r = 0; r < ranks; ++r) cost[r] = std::min(1.0 / relative[r], kLargestCost);
   widths = best_widths_near(cost, widths, min_width);
   return Partition(interior, widths);
 }

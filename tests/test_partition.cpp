@@ -110,6 +110,18 @@ TEST(Partition, RaisedStripeTakesFromTheRankFurthestOverItsShare) {
   expect_tiles(p);
 }
 
+TEST(Partition, WeightsAtTheEndsOfDoubleRange) {
+  // Any positive finite weights: their sum may overflow, their ratio too.
+  EXPECT_EQ(Partition::from_weights({1, 11}, std::vector<double>{1e308, 1e308}).widths(),
+            (std::vector<int>{5, 5}));
+  EXPECT_EQ(Partition::from_weights({1, 11}, std::vector<double>{1e300, 1e-300}).widths(),
+            (std::vector<int>{8, 2}));
+  EXPECT_EQ(Partition::from_weights({1, 11}, std::vector<double>{1e-310, 1.0, 1e-310}).widths(),
+            (std::vector<int>{2, 6, 2}));
+  EXPECT_EQ(Partition::from_weights({1, 11}, std::vector<double>{2e-320, 1e-320}).widths(),
+            (std::vector<int>{7, 3}));
+}
+
 TEST(Partition, BadWeightsRejected) {
   const ColumnRange interior{1, 11};
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{1.0, 0.0}), std::invalid_argument);
