@@ -51,9 +51,12 @@ void check_max_widths(std::span<const int> max_width, int ranks, int columns, in
 namespace {
 
 // Most columns rank r can take without exceeding `limit` (a hair of relative
-// slack so that a limit equal to some width * cost admits that width).
-long long capacity(double cost, double limit) {
-  return static_cast<long long>(std::floor(limit / cost * (1.0 + 1e-12)));
+// slack so that a limit equal to some width * cost admits that width), at
+// most `columns`: compared as a double first, since limit / cost can exceed
+// any integer (a cheap rank beside one of cost 1e200).
+long long capacity(double cost, double limit, long long columns) {
+  const double fit = std::floor(limit / cost * (1.0 + 1e-12));
+  return fit >= static_cast<double>(columns) ? columns : static_cast<long long>(fit);
 }
 
 }  // namespace
@@ -181,7 +184,7 @@ std::vector<int> best_widths_near(std::span<const double> cost, std::span<const 
   const double limit = best_bottleneck(cost, columns, min_width, max_width);
   std::vector<long long> cap(ranks);
   for (int r = 0; r < ranks; ++r) {
-    cap[r] = std::min<long long>(columns, capacity(cost[r], limit));
+    cap[r] = capacity(cost[r], limit, columns);
     if (!max_width.empty()) cap[r] = std::min<long long>(cap[r], max_width[r]);
   }
   // Cut b is the end of rank b's stripe (prefix sum of widths). Every
