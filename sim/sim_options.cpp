@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "balance/min_max_partition.hpp"
@@ -18,6 +19,14 @@
 namespace npblu::sim {
 
 namespace {
+
+// A double as the user would write it back (1e-07, 1e+300, inf), where
+// std::to_string's fixed six decimals show -1e-7 as -0.000000.
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
 
 bool shared_with_lu(std::string_view name) {
   return std::any_of(std::begin(kOptionsSharedWithLu), std::end(kOptionsSharedWithLu),
@@ -162,11 +171,11 @@ void check_costs(const CostModel& cost) {
                                                   {"--latency", cost.latency}};
   for (const auto& [option, value] : times) {
     if (!std::isfinite(value) || value < 0.0)
-      throw UsageError(std::string(option) + " " + std::to_string(value) +
+      throw UsageError(std::string(option) + " " + number_text(value) +
                        ": must be a finite number of seconds >= 0");
   }
   if (!std::isfinite(cost.bandwidth) || cost.bandwidth <= 0.0)
-    throw UsageError("--bandwidth " + std::to_string(cost.bandwidth) +
+    throw UsageError("--bandwidth " + number_text(cost.bandwidth) +
                      ": must be a finite number of bytes per second > 0");
 }
 
@@ -181,7 +190,7 @@ void check_core_speeds(const SimConfig& c) {
                      " speeds: none for core " + std::to_string(last));
   for (const double s : c.core_speeds)
     if (!(s > 0.0) || !std::isfinite(s))
-      throw UsageError("--core-speeds: a speed must be a finite number > 0, got " + std::to_string(s));
+      throw UsageError("--core-speeds: a speed must be a finite number > 0, got " + number_text(s));
 }
 
 // What only the whole command line can tell: ranks against the grid, stripes
@@ -218,14 +227,13 @@ void check_model(const SimConfig& c) {
                      std::to_string(c.unpinned.scheduler_period));
   }
   if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
-    throw UsageError("--core-slice must be a finite number of seconds > 0, got " +
-                     std::to_string(c.core_slice));
+    throw UsageError("--core-slice must be a finite number of seconds > 0, got " + number_text(c.core_slice));
   }
   check_costs(c.cost);
   if (!(c.noise >= 0.0 && c.noise < 1.0))
-    throw UsageError("--noise must be in [0, 1), got " + std::to_string(c.noise));
+    throw UsageError("--noise must be in [0, 1), got " + number_text(c.noise));
   if (!(c.noise_correlation >= 0.0 && c.noise_correlation < 1.0))
-    throw UsageError("--noise-correlation must be in [0, 1), got " + std::to_string(c.noise_correlation));
+    throw UsageError("--noise-correlation must be in [0, 1), got " + number_text(c.noise_correlation));
   if (!(c.migration_iterations >= 0.0) || !std::isfinite(c.migration_iterations))
     throw UsageError("--migration-iterations must be a non-negative number");
   if (!(c.migration_column_seconds >= 0.0) || !std::isfinite(c.migration_column_seconds))

@@ -37,7 +37,7 @@ mpi_command(fortran_disagree_command 2 $<TARGET_FILE:fortran_disagree>)
 npblu_test(fortran_disagree_np2 ${fortran_disagree_command})
 set_tests_properties(fortran_disagree_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
 # lu-sim: costs that could only give negative or NaN times, and outputs checked before simulating.
-npblu_test(sim_bad_cost_negative bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-rhs -1e-9 2>err_cost.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-rhs -0.000000: must be a finite number of seconds >= 0' err_cost.txt")
+npblu_test(sim_bad_cost_negative bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-rhs -1e-9 2>err_cost.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-rhs -1e-09: must be a finite number of seconds >= 0' err_cost.txt")
 npblu_test(sim_bad_cost_nan bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-lower nan 2>err_nan.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-lower nan: must be a finite' err_nan.txt")
 npblu_test(sim_json_checked_before_simulating bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --json /nonexistent/dir/s.json >out_json.txt 2>err_json.txt$<SEMICOLON> test $? -eq 2 && grep -q \"directory '/nonexistent/dir' does not exist\" err_json.txt && ! grep -q 'modelled time' out_json.txt")
 npblu_test(sim_segment_past_the_end bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --emulate-speeds '1,1$<SEMICOLON>@51:1,0.5' 2>err_seg.txt$<SEMICOLON> test $? -eq 2 && grep -q 'the segment @51 starts after the last iteration (50)' err_seg.txt")
