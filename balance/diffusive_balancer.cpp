@@ -7,6 +7,7 @@
 #include <string>
 
 #include "balance/min_max_partition.hpp"
+#include "balance/parse_number.hpp"
 
 namespace npblu {
 
@@ -16,12 +17,7 @@ namespace {
 constexpr double kSharedCore = 0.8;
 constexpr double kWholeCore = 0.9;
 
-std::string got(double v) {
-  std::string s = std::to_string(v);
-  while (s.size() > 1 && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return ", got " + s;
-}
+std::string got(double v) { return ", got " + number_text(v); }
 }  // namespace
 
 void validate(const BalancerSettings& s) {

@@ -2,7 +2,8 @@
 // Whole-string numbers for the command line's comma lists. std::stod and
 // std::stoi accept a numeric prefix ("3x" is 3) and throw on garbage; these
 // accept exactly one number (std::stod / std::stoi syntax) or give nothing,
-// and each caller words its own error.
+// and each caller words its own error; number_text is the way back, for
+// those errors.
 #include <cstddef>
 #include <cstdlib>
 #include <optional>
@@ -45,6 +46,15 @@ inline std::optional<double> parse_double(const std::string& text) {
 inline std::optional<int> parse_int(const std::string& text) {
   return detail::parse_whole<int>(text,
                                   [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
+}
+
+/// A double for a message, as a user would write it back (1.5, -1e-09,
+/// 1e+300, inf): std::to_string's six fixed decimals show -1e-9 as
+/// -0.000000 and 1e300 as 301 digits.
+inline std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
 }
 
 /// "3,5,2" -> {3,5,2}: every comma-separated item a whole integer, no empty

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "balance/min_max_partition.hpp"
+#include "balance/parse_number.hpp"
 
 namespace npblu {
 
@@ -56,7 +57,7 @@ Partition Partition::from_weights(ColumnRange interior, std::span<const double> 
   for (std::size_t r = 0; r < weights.size(); ++r) {
     if (!std::isfinite(weights[r]) || weights[r] <= 0.0) {
       throw std::invalid_argument("weight of rank " + std::to_string(r) +
-                                  " must be a positive finite number, got " + std::to_string(weights[r]));
+                                  " must be a positive finite number, got " + number_text(weights[r]));
     }
   }
   // Relative to the heaviest, in (0, 1]: their sum cannot overflow (1e308

@@ -20,14 +20,6 @@ namespace npblu::sim {
 
 namespace {
 
-// A double as the user would write it back (1e-07, 1e+300, inf), where
-// std::to_string's fixed six decimals show -1e-7 as -0.000000.
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
-
 bool shared_with_lu(std::string_view name) {
   return std::any_of(std::begin(kOptionsSharedWithLu), std::end(kOptionsSharedWithLu),
                      [&](const char* s) { return name == s; });

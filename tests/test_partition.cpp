@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "balance/partition.hpp"
@@ -132,6 +134,12 @@ TEST(Partition, BadWeightsRejected) {
       Partition::from_weights(interior, std::vector<double>{1.0, std::numeric_limits<double>::infinity()}),
       std::invalid_argument);
   EXPECT_THROW(Partition::from_weights(interior, std::vector<double>{}), std::invalid_argument);
+  try {
+    Partition::from_weights(interior, std::vector<double>{1.0, -1e-9});
+    ADD_FAILURE() << "a negative weight was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("got -1e-09"), std::string::npos) << e.what();  // not -0.000000
+  }
 }
 
 TEST(Partition, EqualWeightsMatchEqualPartition) {
