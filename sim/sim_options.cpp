@@ -216,7 +216,7 @@ void check_model(const SimConfig& c) {
   check_core_speeds(c);
   if (!(c.unpinned.scheduler_period > 0.0) || !std::isfinite(c.unpinned.scheduler_period)) {
     throw UsageError("--scheduler-period must be a finite number of seconds > 0, got " +
-                     std::to_string(c.unpinned.scheduler_period));
+                     number_text(c.unpinned.scheduler_period));
   }
   if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
     throw UsageError("--core-slice must be a finite number of seconds > 0, got " + number_text(c.core_slice));
@@ -227,9 +227,11 @@ void check_model(const SimConfig& c) {
   if (!(c.noise_correlation >= 0.0 && c.noise_correlation < 1.0))
     throw UsageError("--noise-correlation must be in [0, 1), got " + number_text(c.noise_correlation));
   if (!(c.migration_iterations >= 0.0) || !std::isfinite(c.migration_iterations))
-    throw UsageError("--migration-iterations must be a non-negative number");
+    throw UsageError("--migration-iterations must be a finite number >= 0, got " +
+                     number_text(c.migration_iterations));
   if (!(c.migration_column_seconds >= 0.0) || !std::isfinite(c.migration_column_seconds))
-    throw UsageError("--migration-column-seconds must be a non-negative number");
+    throw UsageError("--migration-column-seconds must be a finite number of seconds >= 0, got " +
+                     number_text(c.migration_column_seconds));
   if (c.speeds.active() && c.speeds.segments().back().from_iteration > c.iterations)
     throw UsageError("--emulate-speeds: the segment @" +
                      std::to_string(c.speeds.segments().back().from_iteration) +

@@ -41,7 +41,10 @@ npblu_test(sim_bad_cost_negative bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S -
 npblu_test(sim_bad_cost_nan bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-lower nan 2>err_nan.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-lower nan: must be a finite' err_nan.txt")
 npblu_test(sim_json_checked_before_simulating bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --json /nonexistent/dir/s.json >out_json.txt 2>err_json.txt$<SEMICOLON> test $? -eq 2 && grep -q \"directory '/nonexistent/dir' does not exist\" err_json.txt && ! grep -q 'modelled time' out_json.txt")
 npblu_test(sim_segment_past_the_end bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --emulate-speeds '1,1$<SEMICOLON>@51:1,0.5' 2>err_seg.txt$<SEMICOLON> test $? -eq 2 && grep -q 'the segment @51 starts after the last iteration (50)' err_seg.txt")
+# Refused numbers are echoed as written back (std::to_string showed -1e-9 as -0.000000).
+npblu_test(sim_bad_prices_echoed bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --unpinned 3:2 --scheduler-period -1e-9 2>e1.txt$<SEMICOLON> test $? -eq 2 && grep -q 'scheduler-period must be a finite number of seconds > 0, got -1e-09' e1.txt && $<TARGET_FILE:lu-sim> -P 2 --class S --migration-iterations -0.5 2>e2.txt$<SEMICOLON> test $? -eq 2 && grep -q 'migration-iterations must be a finite number >= 0, got -0.5' e2.txt && $<TARGET_FILE:lu-sim> -P 2 --class S --migration-column-seconds inf 2>e3.txt$<SEMICOLON> test $? -eq 2 && grep -q 'migration-column-seconds must be a finite number of seconds >= 0, got inf' e3.txt")
 set_tests_properties(sim_bad_cost_negative sim_bad_cost_nan sim_json_checked_before_simulating sim_segment_past_the_end
+                     sim_bad_prices_echoed
                      PROPERTIES LABELS "unit;bad_input" TIMEOUT 60)
 
 # Exit statuses on every rank (README, "Usage"): 1 for a run that does not verify (test-only
