@@ -4,10 +4,14 @@
 Scenarios (class A, 2 ranks unless said):
   steady    --emulate-speeds 1,0.444 from equal stripes: diffusive vs static
             (exact weights) vs off; window imbalance of iterations 11-20 and
-            21-30; time / ideal, ideal = T(equal, no emulation) * P / sum(s)
+            21-30; time / ideal, ideal = T(equal, no emulation) * P / sum(s);
+            and the balance quality after iteration 30: the bottleneck ratio
+            (max width / speed over the best whole-column partition's, at
+            the speeds each rank measured), per iteration and per 10
+            iterations, median, worst and last
   changing  --emulate-speeds '1,1;@80:1,0.5': diffusive vs static vs off;
             imbalance of iterations 81-90 and 91-100; ideal integrates
-            P / sum(s) over the schedule
+            P / sum(s) over the schedule; the bottleneck ratio after 100
   noharm    2 equal ranks, diffusive (--balance-every 1, 5, 20) vs off,
             alternating, medians; columns moved after iteration 20 (must be 0)
             and time diffusive/off (within 1%); and whether the ranks were
@@ -56,6 +60,30 @@ def late_moves(r, after):
     return sum(abs(m["columns"]) for m in r["balance_moves"] if m["iteration"] > after)
 
 
+def iteration_widths(h, i):
+    return [e - b for b, e in zip(h["column_begin"][i], h["column_end"][i])]
+
+
+def settled_quality(r, settle, window=10):
+    """The bottleneck ratio after iteration `settle`: max over ranks of width /
+    speed over the best whole-column partition's, at the per-column speeds
+    the ranks measured (emulated slowdown and the vCPUs' own speeds included),
+    per iteration and per window of `window` iterations of constant widths
+    (the windows average out the noise of single iterations). Returns the
+    per-iteration median and worst and the windows' worst and last."""
+    h = r["history"]
+    compute, n = h["compute_s"], len(h["compute_s"])
+    per_iteration = r["bottleneck_ratio_by_iteration"][settle:]  # lu's, checked against the oracle by the tests
+    per_window = []
+    for start in range(settle, n - window + 1, window):
+        w = iteration_widths(h, start)
+        if any(iteration_widths(h, i) != w for i in range(start, start + window)):
+            continue  # a move inside the window
+        sums = [sum(compute[i][k] for i in range(start, start + window)) for k in range(len(w))]
+        per_window.append(quality(w, [wk / ck for wk, ck in zip(w, sums)]))
+    return statistics.median(per_iteration), max(per_iteration), max(per_window), per_window[-1]
+
+
 def compare(a, title, variants, ideal_factor, windows, settle):
     """Runs every variant and the unemulated baseline in turn, repeats times.
 
@@ -80,6 +108,11 @@ def compare(a, title, variants, ideal_factor, windows, settle):
               f"{max(late):>5}  {','.join(map(str, r['columns']))}  (times/ideal "
               f"{[round(x['time_s'] / ideal, 3) for x in runs]})")
     print(f"late: most columns any run moved after iteration {settle}")
+    print(f"bottleneck / best after iteration {settle} (tests/best_partition.py, at the speeds each run measured),"
+          f" per run:\n  per iteration median / worst; per 10 iterations worst / last")
+    for name, runs in results.items():
+        q = [settled_quality(x, settle) for x in runs]
+        print(f"{name:12} " + "  ".join(f"{m:.3f}/{w:.3f}; {ww:.3f}/{wl:.3f}" for m, w, ww, wl in q))
     return results
 
 

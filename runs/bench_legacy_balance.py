@@ -10,6 +10,15 @@ rank at speed 1/k and P - 1 ranks at speed 1, is the equal stripes' time
 k * N / P over the best split's N / (P - 1 + 1/k):  P / (k (P - 1) + 1).
 A control run with no slow rank (k = 1, nothing should move) shows what the
 order of the two runs and the balancer's own cost do to the ratio.
+
+The time ratio assumes ranks that differ only by k. Balance quality itself is
+the bottleneck ratio: max over ranks of width / speed over the best
+whole-column partition's (tests/best_partition.py), at the per-column speeds
+the ranks measured. heat_balance prints each rank's columns and compute
+seconds per window of --window steps (its NWIN); per run this prints the
+equal columns' ratio (the unbalanced run, median over its windows: 1.000 when
+the ranks were equal apart from k) and the balanced run's worst and last
+window after its last change.
 Ranks beyond the machine's cores share them: the ideal then no longer holds.
 
   runs/bench_legacy_balance.py                      # P=2, k=3, 5 repeats
@@ -25,23 +34,45 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 
 from lu_json import mpirun
+
+# The bottleneck ratio's one Python home, the tests' independent oracle.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from best_partition import quality  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PROGRAM = os.path.join(HERE, "..", "build", "bin", "heat_balance")
 TIMES = re.compile(r"TIME UNBALANCED\s+(\S+) S BALANCED\s+(\S+) S")
 MOVED = re.compile(r"MOVED COLUMNS\s+(\d+)")
 FINAL = re.compile(r"FINAL COLUMNS PER RANK(.*)")
+WINDOW = re.compile(r"WINDOW (UNBALANCED|BALANCED)\s+STEP\s+(\d+) CHANGES\s+(\d+) COLUMNS(.*)\n\s*WINDOW SECONDS(.*)")
+
+
+def window_qualities(out):
+    """Per run (UNBALANCED, BALANCED): the bottleneck ratio of each window
+    whose columns held throughout it, after the run's last change."""
+    runs = {"UNBALANCED": [], "BALANCED": []}
+    for label, _, changes, cols, secs in WINDOW.findall(out):
+        widths = [int(x) for x in cols.split()]
+        speeds = [w / float(t) for w, t in zip(widths, secs.split())]
+        if int(changes) > 0:
+            runs[label].clear()  # only the windows after the last change count
+        else:
+            runs[label].append(quality(widths, speeds))
+    return runs
 
 
 def run(a, slow, program):
     cmd = [*mpirun(), "-np", str(a.np), program, str(a.size[0]), str(a.size[1]), str(a.steps), "1", str(slow),
-           str(a.every)]
+           str(a.every), str(a.window)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     unbalanced, balanced = (float(t) for t in TIMES.search(out).groups())
+    q = window_qualities(out)
     return {"unbalanced": unbalanced, "balanced": balanced, "ratio": balanced / unbalanced,
-            "moved": int(MOVED.search(out).group(1)), "final": FINAL.findall(out)[-1].split()}
+            "moved": int(MOVED.search(out).group(1)), "final": FINAL.findall(out)[-1].split(),
+            "equal": q["UNBALANCED"], "settled": q["BALANCED"], "window": a.window}
 
 
 def main():
@@ -53,6 +84,7 @@ def main():
     p.add_argument("--steps", type=int, default=3000)
     p.add_argument("--every", type=int, default=5)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--window", type=int, default=100, help="NWIN: steps per window of the balance quality")
     p.add_argument("--baseline-program", help="another build's heat_balance, run alternating with --program")
     a = p.parse_args()
     builds = {"": a.program} if not a.baseline_program else {"baseline": a.baseline_program, "this": a.program}
@@ -82,6 +114,17 @@ def print_row(label, r):
           f"columns moved {statistics.median(moved):.0f} (runs that moved {sum(m > 0 for m in moved)} of {len(r)}); "
           f"last final widths {' '.join(r[-1]['final'])}")
     print(f"  {'':>14}  ratios {' '.join(f'{x:.3f}' for x in ratios)}; moved {' '.join(map(str, moved))}")
+    print(f"  {'':>14}  bottleneck / best per window of {r[0]['window']} steps, median / worst / last, per run:")
+    print(f"  {'':>14}    unbalanced (equal columns; 1.000: equal ranks apart from k): "
+          f"{' '.join(window_summary(x['equal']) for x in r)}")
+    print(f"  {'':>14}    balanced, after its last change: {' '.join(window_summary(x['settled']) for x in r)} "
+          f"({' '.join(str(len(x['settled'])) for x in r)} windows)")
+
+
+def window_summary(q):
+    if not q:
+        return "n/a"
+    return f"{statistics.median(q):.3f}/{max(q):.3f}/{q[-1]:.3f}"
 
 
 if __name__ == "__main__":

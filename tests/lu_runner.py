@@ -112,6 +112,24 @@ def check_history(report, proc):
                      f"{moves.get((it, bnd), 0)}", proc)
     if sum(abs(m) for m in moves.values()) != report["moved_columns"]:
         fail("moved_columns does not match the recorded moves", proc)
+    check_bottleneck_ratios(report, proc)
+
+
+def check_bottleneck_ratios(report, proc):
+    """lu's balance quality of each iteration (max width / speed over the best whole-column
+    partition's, at the speeds the ranks measured) is the independent oracle's, and no iteration's
+    stripes beat the best partition."""
+    h, ratios = report["history"], report["bottleneck_ratio_by_iteration"]
+    if len(ratios) != report["iterations_run"]:
+        fail(f"bottleneck_ratio_by_iteration has {len(ratios)} entries", proc)
+    limits = report["max_columns"]
+    for it, (compute, ratio) in enumerate(zip(h["compute_s"], ratios)):
+        widths = widths_at(report, it)
+        if limits or not all(c > 0 for c in compute):
+            continue  # the oracle knows no memory limits; no ratio without compute
+        expected = quality(widths, [w / c for w, c in zip(widths, compute)])
+        if ratio is None or not abs(ratio - expected) <= 1e-9 * expected or ratio < 1.0 - 1e-12:
+            fail(f"iteration {it + 1}: bottleneck ratio {ratio}, the oracle's {expected}", proc)
 
 
 def option_value(args, name):

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "lu/io/report.hpp"
 
@@ -146,4 +148,54 @@ TEST(Report, NamesTheRanksReadAtTheirPoolsShare) {
             std::string::npos)
       << text;
   EXPECT_EQ(to_json(r).at("share_pools"), (std::vector<int>{-1, 1, 1, 3, 3}));
+}
+
+namespace {
+
+// 2 ranks on 10 columns: rank 0 takes 1 ms a column, rank 1 `slow` ms, on `widths`.
+RunHistory two_rank_history(int iterations, std::array<int, 2> widths, double slow) {
+  RunHistory h(2, iterations);
+  for (int it = 0; it < iterations; ++it) {
+    for (int rank = 0; rank < 2; ++rank) {
+      IterationRecord rec;
+      rec.owned = rank == 0 ? ColumnRange{1, 1 + widths[0]} : ColumnRange{1 + widths[0], 11};
+      rec.compute = 1e-3 * rec.owned.width() * (rank == 0 ? 1.0 : slow);
+      h.set(it, rank, rec);
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+// Balance quality against the best whole-column partition at the measured per-column costs: rank 1
+// at a third of rank 0's speed is best on 8,2 (8 ms, rank 0's 8 columns; 7,3 takes 9 ms, rank 1's 3);
+// equal stripes 5,5 take 15 ms, 15/8 of the best.
+TEST(Report, BottleneckRatioIsAgainstTheBestWholeColumnPartition) {
+  EXPECT_DOUBLE_EQ(two_rank_history(4, {5, 5}, 3.0).window_bottleneck_ratio(0, 4), 15.0 / 8.0);
+  EXPECT_DOUBLE_EQ(two_rank_history(4, {8, 2}, 3.0).window_bottleneck_ratio(0, 4), 1.0);
+  EXPECT_DOUBLE_EQ(two_rank_history(4, {7, 3}, 3.0).window_bottleneck_ratio(1, 3), 9.0 / 8.0);
+  // A memory limit of 7 columns on rank 0 makes 7,3 the best partition.
+  const std::vector<int> limits{7, 10};
+  EXPECT_DOUBLE_EQ(two_rank_history(4, {7, 3}, 3.0).window_bottleneck_ratio(0, 4, limits), 1.0);
+  const std::vector<double> each = two_rank_history(3, {5, 5}, 3.0).bottleneck_ratio_by_iteration();
+  EXPECT_EQ(each, (std::vector<double>(3, 15.0 / 8.0)));
+  // No compute measured: no ratio.
+  EXPECT_TRUE(std::isnan(two_rank_history(2, {5, 5}, 0.0).window_bottleneck_ratio(0, 2)));
+  EXPECT_TRUE(std::isnan(RunHistory(2, 0).window_bottleneck_ratio(0, 1)));
+}
+
+TEST(Report, SaysHowFarTheStripesWereFromTheBest) {
+  RunReport r = sample_report();
+  r.run.ranks = 2;
+  r.history = two_rank_history(50, {5, 5}, 3.0);
+  EXPECT_NE(format_report(r).find("bottleneck / best whole-column partition = 1.8750"), std::string::npos)
+      << format_report(r);
+  const auto j = to_json(r);
+  EXPECT_DOUBLE_EQ(j.at("bottleneck_ratio").get<double>(), 15.0 / 8.0);
+  EXPECT_EQ(j.at("bottleneck_ratio_by_iteration").size(), 50u);
+  r.run.balance = "diffusive";
+  r.run.balance_every = 5;
+  EXPECT_NE(format_report(r).find("bottleneck / best 1.8750 and 1.8750"), std::string::npos)
+      << format_report(r);
 }

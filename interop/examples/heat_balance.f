@@ -4,6 +4,7 @@ C     column decomposition with its own MPI halo exchange, that balances
 C     its columns at run time with npblu's NPBLU_BAL_* subroutines.
 C
 C       mpiexec -n P heat_balance NX NCOLS NITER ISLOW KSLOW [NEVERY]
+C                                     [NWIN]
 C
 C     The grid has NX x NCOLS interior points, fixed boundary values
 C     around them. Rank ISLOW is emulated slow: it does its stencil work
@@ -13,6 +14,10 @@ C     on rank 0 and compares them bit for bit (every point's update
 C     reads the same neighbours in the same order on any partition).
 C     Exit status 0 when they are identical and, with a slow rank,
 C     columns moved; MPI_ABORT otherwise.
+C
+C     With NWIN > 0, rank 0 prints every NWIN steps of each run each
+C     rank's columns and compute seconds over those steps (WINDOW lines:
+C     what runs/bench_legacy_balance.py reads the balance quality from).
 C
 C     The balancer's part is marked "NPBLU:" below: create with the
 C     code's own widths, feed compute and wait seconds every step, and
@@ -27,8 +32,8 @@ C     (MAXWRK/2)/(3*(NX+2)) - 2 columns.
       INCLUDE 'mpif.h'
       INTEGER MAXGLB
       PARAMETER (MAXGLB = 2000000)
-      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
-      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER MYRANK, NPROCS
       COMMON /PAR/ MYRANK, NPROCS
       DOUBLE PRECISION G1(MAXGLB), G2(MAXGLB)
@@ -90,21 +95,22 @@ C     compilers called GETARG).
       SUBROUTINE ARGS
       IMPLICIT NONE
       INCLUDE 'mpif.h'
-      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
-      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER MYRANK, NPROCS
       COMMON /PAR/ MYRANK, NPROCS
       CHARACTER*32 WORD
-      INTEGER IV(6), I, IOS, IERR
+      INTEGER IV(7), I, IOS, IERR
       IV(6) = 5
-      DO 10 I = 1, 6
+      IV(7) = 0
+      DO 10 I = 1, 7
          WORD = ' '
          CALL GET_COMMAND_ARGUMENT(I, WORD)
          IOS = 0
          IF (WORD .NE. ' ') READ (WORD, *, IOSTAT=IOS) IV(I)
          IF (IOS .NE. 0 .OR. (WORD .EQ. ' ' .AND. I .LT. 6)) THEN
             IF (MYRANK .EQ. 0) WRITE (0,*) 'USAGE: heat_balance',
-     &         ' NX NCOLS NITER ISLOW KSLOW [NEVERY]'
+     &         ' NX NCOLS NITER ISLOW KSLOW [NEVERY] [NWIN]'
             CALL MPI_FINALIZE(IERR)
             STOP 2
          END IF
@@ -115,6 +121,7 @@ C     compilers called GETARG).
       ISLOW = IV(4)
       KSLOW = IV(5)
       NEVERY = IV(6)
+      NWIN = IV(7)
       END
 
 C     One run of NITER steps, with or without the balancer. T: the
@@ -130,14 +137,14 @@ C     G: the final field on rank 0 (columns 1..NCOLS, rows 0..NX+1).
       PARAMETER (MAXWRK = 4000000)
       DOUBLE PRECISION WORK(MAXWRK)
       COMMON /WORK/ WORK
-      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
-      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER MYRANK, NPROCS
       COMMON /PAR/ MYRANK, NPROCS
       INTEGER*8 IBAL
       INTEGER IWIDTH(1024), JF, JL, IBASE, IU, IUN, IK, IT, K, NREP
-      INTEGER ICHANG, NDECIS, IERR, ITMP
-      DOUBLE PRECISION TA, TB, TC, T0
+      INTEGER ICHANG, NDECIS, IERR, ITMP, NCHW
+      DOUBLE PRECISION TA, TB, TC, T0, CW
 C     The code's own decomposition: equal columns.
       CALL DECOMP(NCOLS, NPROCS, MYRANK, JF, JL)
       IBASE = 0
@@ -155,6 +162,8 @@ C        NPBLU: a balancer starting from the code's own widths.
       END IF
       NREP = 1
       IF (MYRANK .EQ. ISLOW) NREP = KSLOW
+      CW = 0D0
+      NCHW = 0
       CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
       T0 = MPI_WTIME()
       DO 30 IT = 1, NITER
@@ -175,6 +184,16 @@ C           the arrays move to the other half of WORK.
             IF (IERR .NE. 0) CALL MPI_ABORT(MPI_COMM_WORLD, 2, IERR)
             IF (ICHANG .EQ. 1) THEN
                CALL MIGRAT(IBAL, IBASE, JF, JL, IU, IUN, IK)
+               NCHW = NCHW + 1
+            END IF
+         END IF
+         CW = CW + (TC - TB)
+C        (Nested: Fortran may evaluate both sides of an .AND.)
+         IF (NWIN .GT. 0) THEN
+            IF (MOD(IT, NWIN) .EQ. 0) THEN
+               CALL WINDOW(LBAL, IT, JF, JL, CW, NCHW)
+               CW = 0D0
+               NCHW = 0
             END IF
          END IF
    30 CONTINUE
@@ -190,6 +209,36 @@ C           the arrays move to the other half of WORK.
       CALL GATHER(WORK(IU), NX, JF, JL, G)
       END
 
+C     Each rank's columns (at the window's end) and compute seconds over
+C     the last NWIN steps, on rank 0; NCHW: the changes in the window.
+      SUBROUTINE WINDOW(LBAL, IT, JF, JL, CW, NCHW)
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      LOGICAL LBAL
+      INTEGER IT, JF, JL, NCHW
+      DOUBLE PRECISION CW
+      INTEGER MYRANK, NPROCS
+      COMMON /PAR/ MYRANK, NPROCS
+      INTEGER NW(1024), K, IERR
+      DOUBLE PRECISION CWS(1024)
+      CHARACTER*10 LABEL
+      CALL MPI_GATHER(JL - JF + 1, 1, MPI_INTEGER, NW, 1, MPI_INTEGER,
+     &                0, MPI_COMM_WORLD, IERR)
+C     (ALLGATHER: MPI_GATHER's other calls pass integers, and gfortran
+C     refuses one external routine called with two types.)
+      CALL MPI_ALLGATHER(CW, 1, MPI_DOUBLE_PRECISION, CWS, 1,
+     &                   MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, IERR)
+      IF (MYRANK .EQ. 0) THEN
+         LABEL = 'UNBALANCED'
+         IF (LBAL) LABEL = 'BALANCED'
+         WRITE (*,100) LABEL, IT, NCHW, (NW(K), K = 1, NPROCS)
+         WRITE (*,110) (CWS(K), K = 1, NPROCS)
+      END IF
+  100 FORMAT (' WINDOW ', A, ' STEP', I8, ' CHANGES', I4, ' COLUMNS',
+     &        (16I6))
+  110 FORMAT (' WINDOW SECONDS', (8ES24.16E3))
+      END
+
 C     Where the arrays of columns JF..JL live in the half of WORK at
 C     IBASE: U and UNEW with one halo column each side, the
 C     conductivity AK without halo.
@@ -199,8 +248,8 @@ C     conductivity AK without halo.
       INTEGER IBASE, JF, JL, IU, IUN, IK
       INTEGER MAXWRK
       PARAMETER (MAXWRK = 4000000)
-      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
-      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER IERR
       IF ((NX + 2) * (3 * (JL - JF + 1) + 4) .GT. MAXWRK / 2) THEN
          WRITE (0,*) 'HEAT_BALANCE: ', JL - JF + 1,
@@ -224,8 +273,8 @@ C     new UNEW's fixed boundary values copied from the new U.
       PARAMETER (MAXWRK = 4000000)
       DOUBLE PRECISION WORK(MAXWRK)
       COMMON /WORK/ WORK
-      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
-      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER JFN, JLN, IBN, IUN2, IUNN2, IKN, IERR, K
       CALL NPBLU_BAL_RANGE(IBAL, JFN, JLN, IERR)
       IBN = MAXWRK / 2 - IBASE

@@ -95,6 +95,55 @@ std::string share_pools_line(const std::vector<int>& pools) {
       groups.size() == 1 ? "their" : "its");
 }
 
+// A balance-quality ratio, or "n/a" where a rank measured no compute.
+std::string ratio_text(double ratio) { return std::isfinite(ratio) ? fmt::format("{:.4f}", ratio) : "n/a"; }
+
+// The balancer, and for a diffusive run its steps and the balance over its first and last K iterations.
+std::string balancer_line(const RunReport& r) {
+  std::string s = fmt::format(" Balancer: {}", r.run.balance);
+  if (r.run.balance == "diffusive" && r.history.iterations() > 0) {
+    const auto& h = r.history;
+    const int n = h.iterations();
+    const int k = std::max(1, std::min(r.run.balance_every, n));
+    s += fmt::format(
+        " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
+        "iterations, {:.4f} over the last {}; bottleneck / best {} and {}",
+        r.run.balance_every, r.balance_steps, r.moved_columns,
+        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), k,
+        h.window_imbalance(n - k, n), k, ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
+        ratio_text(h.window_bottleneck_ratio(n - k, n, r.max_columns)));
+  }
+  return s + "\n";
+}
+
+// The load table of the timed iterations, the imbalance and balance quality, and the balancer's line.
+std::string load_balance_section(const RunReport& r) {
+  std::string s;
+  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.run.weight_source);
+  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}  {}\n", "rank", "columns", "weight", "speed",
+                   "compute s", "wait s", "waited by");
+  const std::vector<RankLoad> loads = r.history.loads();
+  for (std::size_t p = 0; p < loads.size(); ++p) {
+    const auto& l = loads[p];
+    const double w = p < r.run.weights.size() ? r.run.weights[p] : 1.0;
+    const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
+    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}  {}\n", p, l.columns, w, speed,
+                     l.compute, l.wait, waited_by(l.slept_iterations, r.history.iterations()));
+  }
+  s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
+  s += fmt::format(
+      "   bottleneck / best whole-column partition = {} (at the speeds the ranks measured; 1: no "
+      "stripes could do better)\n",
+      ratio_text(r.history.window_bottleneck_ratio(0, r.history.iterations(), r.max_columns)));
+  s += waits_line(r.run.waits);
+  s += balancer_line(r);
+  if (!r.max_columns.empty())
+    s += fmt::format(" Memory holds at most {} columns per rank (the balancer kept within them)\n",
+                     fmt::join(r.max_columns, ","));
+  s += share_pools_line(r.share_pools);
+  return s;
+}
+
 }  // namespace
 
 std::string format_report(const RunReport& r) {
@@ -124,36 +173,7 @@ std::string format_report(const RunReport& r) {
         "heterogeneous run)\n",
         r.emulation.spec());
   }
-  s += fmt::format("\n Load balance over the timed iterations (weights: {})\n", r.run.weight_source);
-  s += fmt::format("   {:>5} {:>8} {:>12} {:>10} {:>12} {:>12}  {}\n", "rank", "columns", "weight", "speed",
-                   "compute s", "wait s", "waited by");
-  const std::vector<RankLoad> loads = r.history.loads();
-  for (std::size_t p = 0; p < loads.size(); ++p) {
-    const auto& l = loads[p];
-    const double w = p < r.run.weights.size() ? r.run.weights[p] : 1.0;
-    const double speed = r.emulation.speed(static_cast<int>(p), r.iterations_run);
-    s += fmt::format("   {:>5} {:>8} {:>12.4g} {:>10.3f} {:>12.4f} {:>12.4f}  {}\n", p, l.columns, w, speed,
-                     l.compute, l.wait, waited_by(l.slept_iterations, r.history.iterations()));
-  }
-  s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
-  s += waits_line(r.run.waits);
-  s += fmt::format(" Balancer: {}", r.run.balance);
-  if (r.run.balance == "diffusive" && r.history.iterations() > 0) {
-    const auto& h = r.history;
-    const int n = h.iterations();
-    const int k = std::max(1, std::min(r.run.balance_every, n));
-    s += fmt::format(
-        " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
-        "iterations, {:.4f} over the last {}",
-        r.run.balance_every, r.balance_steps, r.moved_columns,
-        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), k,
-        h.window_imbalance(n - k, n), k);
-  }
-  s += "\n";
-  if (!r.max_columns.empty())
-    s += fmt::format(" Memory holds at most {} columns per rank (the balancer kept within them)\n",
-                     fmt::join(r.max_columns, ","));
-  s += share_pools_line(r.share_pools);
+  s += load_balance_section(r);
   s += fmt::format("\n Phase timers over {} ranks (seconds){:>12}{:>12}{:>12}\n", r.run.ranks, "min", "max",
                    "mean");
   for (int p = 0; p < PhaseTimers::kCount; ++p) {
@@ -238,6 +258,9 @@ nlohmann::json to_json(const RunReport& r) {
   for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
   j["isa_supported"] = levels;
   j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
+  // At the speeds the ranks measured (lu-sim's keys of the same name are at its modelled speeds).
+  j["bottleneck_ratio"] = r.history.window_bottleneck_ratio(0, r.history.iterations(), r.max_columns);
+  j["bottleneck_ratio_by_iteration"] = r.history.bottleneck_ratio_by_iteration(r.max_columns);
   j["max_columns"] = r.max_columns;
   j["share_pools"] = r.share_pools;
   j["history"] = history_json(r.history);

@@ -1,8 +1,13 @@
 #include "lu/io/run_history.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
+#include "balance/min_max_partition.hpp"
+#include "balance/partition.hpp"
 #include "lu/mpi/communicator.hpp"
 
 namespace npblu {
@@ -36,6 +41,40 @@ double RunHistory::window_imbalance(int first, int last) const {
     sum += c;
   }
   return sum > 0.0 ? max / (sum / ranks_) : 1.0;
+}
+
+double RunHistory::window_bottleneck_ratio(int first, int last, std::span<const int> max_widths) const {
+  first = std::max(first, 0);
+  last = std::min(last, iterations_);
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  if (last <= first || ranks_ == 0) return kNone;
+  std::vector<double> cost(ranks_);
+  double slowest = 0.0;
+  int columns = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    double compute = 0.0, column_iterations = 0.0;
+    for (int it = first; it < last; ++it) {
+      compute += at(RecordField::compute, it, r);
+      column_iterations += at(RecordField::column_end, it, r) - at(RecordField::column_begin, it, r);
+    }
+    if (!(compute > 0.0) || !std::isfinite(compute) || !(column_iterations > 0.0)) return kNone;
+    cost[r] = compute / column_iterations;
+    slowest = std::max(slowest, compute);
+    columns += static_cast<int>(at(RecordField::column_end, last - 1, r) -
+                                at(RecordField::column_begin, last - 1, r));
+  }
+  try {
+    const double best = best_bottleneck(cost, columns, kMinimumColumnWidth, max_widths);
+    return slowest / ((last - first) * best);
+  } catch (const std::invalid_argument&) {
+    return kNone;  // a report never fails on its quality figure (limits that no partition fits)
+  }
+}
+
+std::vector<double> RunHistory::bottleneck_ratio_by_iteration(std::span<const int> max_widths) const {
+  std::vector<double> out;
+  for (int it = 0; it < iterations_; ++it) out.push_back(window_bottleneck_ratio(it, it + 1, max_widths));
+  return out;
 }
 
 std::vector<RankLoad> RunHistory::loads() const {

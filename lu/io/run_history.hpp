@@ -53,6 +53,18 @@ class RunHistory {
   [[nodiscard]] std::vector<double> imbalance_by_iteration() const;
   /// The same over the summed compute of iterations [first, last).
   [[nodiscard]] double window_imbalance(int first, int last) const;
+  /// Balance quality over iterations [first, last): the slowest rank's
+  /// summed compute over what the best whole-column partition
+  /// (balance/min_max_partition; widths >= kMinimumColumnWidth and within
+  /// `max_widths` when given) would take at the per-column costs the ranks
+  /// measured there (summed compute / summed columns, emulated slowdown
+  /// included). 1 is the best any stripes could do; with constant widths it
+  /// is max_r width_r / speed_r over the best partition's. NaN when a rank
+  /// measured no compute, or `max_widths` fit no partition.
+  [[nodiscard]] double window_bottleneck_ratio(int first, int last,
+                                               std::span<const int> max_widths = {}) const;
+  /// The same for each iteration alone.
+  [[nodiscard]] std::vector<double> bottleneck_ratio_by_iteration(std::span<const int> max_widths = {}) const;
   /// Per rank, compute and wait summed over all iterations, and the iterations slept.
   [[nodiscard]] std::vector<RankLoad> loads() const;
 

@@ -59,7 +59,8 @@ foreach(case "2;512;480;3000;3" "3;256;240;400;1")
   list(GET case 2 ncols)
   list(GET case 3 steps)
   list(GET case 4 slowdown)
-  mpi_command(heat_balance_command ${np} $<TARGET_FILE:heat_balance> ${nx} ${ncols} ${steps} 1 ${slowdown})
+  # Every 5 steps a decision, every 100 a WINDOW report (runs/bench_legacy_balance.py's input).
+  mpi_command(heat_balance_command ${np} $<TARGET_FILE:heat_balance> ${nx} ${ncols} ${steps} 1 ${slowdown} 5 100)
   npblu_test(fortran_heat_balance_np${np} ${heat_balance_command})
   set_tests_properties(fortran_heat_balance_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
                        ENVIRONMENT "${sanitizer_env}")
