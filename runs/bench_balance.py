@@ -81,6 +81,8 @@ def settled_quality(r, settle, window=10):
             continue  # a move inside the window
         sums = [sum(compute[i][k] for i in range(start, start + window)) for k in range(len(w))]
         per_window.append(quality(w, [wk / ck for wk, ck in zip(w, sums)]))
+    if not per_window:  # a move in every window
+        per_window = [float("nan")]
     return statistics.median(per_iteration), max(per_iteration), max(per_window), per_window[-1]
 
 

@@ -16,9 +16,9 @@ the bottleneck ratio: max over ranks of width / speed over the best
 whole-column partition's (tests/best_partition.py), at the per-column speeds
 the ranks measured. heat_balance prints each rank's columns and compute
 seconds per window of --window steps (its NWIN); per run this prints the
-equal columns' ratio (the unbalanced run, median over its windows: 1.000 when
-the ranks were equal apart from k) and the balanced run's worst and last
-window after its last change.
+median, worst and last window of the unbalanced run (its equal columns:
+1.000 when the ranks were equal apart from k) and of the balanced run after
+its last change.
 Ranks beyond the machine's cores share them: the ideal then no longer holds.
 
   runs/bench_legacy_balance.py                      # P=2, k=3, 5 repeats

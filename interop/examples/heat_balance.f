@@ -234,9 +234,10 @@ C     refuses one external routine called with two types.)
          WRITE (*,100) LABEL, IT, NCHW, (NW(K), K = 1, NPROCS)
          WRITE (*,110) (CWS(K), K = 1, NPROCS)
       END IF
+C     (One line each, whatever the ranks: NW and CWS hold 1024.)
   100 FORMAT (' WINDOW ', A, ' STEP', I8, ' CHANGES', I4, ' COLUMNS',
-     &        (16I6))
-  110 FORMAT (' WINDOW SECONDS', (8ES24.16E3))
+     &        1024I7)
+  110 FORMAT (' WINDOW SECONDS', 1024ES24.16E3)
       END
 
 C     Where the arrays of columns JF..JL live in the half of WORK at
