@@ -188,14 +188,7 @@ C           the arrays move to the other half of WORK.
             END IF
          END IF
          CW = CW + (TC - TB)
-C        (Nested: Fortran may evaluate both sides of an .AND.)
-         IF (NWIN .GT. 0) THEN
-            IF (MOD(IT, NWIN) .EQ. 0) THEN
-               CALL WINDOW(LBAL, IT, JF, JL, CW, NCHW)
-               CW = 0D0
-               NCHW = 0
-            END IF
-         END IF
+         CALL WINDOW(LBAL, IT, JF, JL, CW, NCHW)
    30 CONTINUE
       T = MPI_WTIME() - T0
       CALL MPI_ALLREDUCE(MPI_IN_PLACE, T, 1, MPI_DOUBLE_PRECISION,
@@ -209,19 +202,26 @@ C        (Nested: Fortran may evaluate both sides of an .AND.)
       CALL GATHER(WORK(IU), NX, JF, JL, G)
       END
 
-C     Each rank's columns (at the window's end) and compute seconds over
-C     the last NWIN steps, on rank 0; NCHW: the changes in the window.
+C     After step IT: with NWIN > 0 and at the end of a window of NWIN
+C     steps, each rank's columns (at the window's end) and compute seconds
+C     CW over the window, printed on rank 0 with NCHW, the changes in the
+C     window; both then start again from zero.
       SUBROUTINE WINDOW(LBAL, IT, JF, JL, CW, NCHW)
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       LOGICAL LBAL
       INTEGER IT, JF, JL, NCHW
       DOUBLE PRECISION CW
+      INTEGER NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
+      COMMON /PROB/ NX, NCOLS, NITER, ISLOW, KSLOW, NEVERY, NWIN
       INTEGER MYRANK, NPROCS
       COMMON /PAR/ MYRANK, NPROCS
       INTEGER NW(1024), K, IERR
       DOUBLE PRECISION CWS(1024)
       CHARACTER*10 LABEL
+C     (Two IFs: Fortran may evaluate both sides of an .AND.)
+      IF (NWIN .LE. 0) RETURN
+      IF (MOD(IT, NWIN) .NE. 0) RETURN
       CALL MPI_GATHER(JL - JF + 1, 1, MPI_INTEGER, NW, 1, MPI_INTEGER,
      &                0, MPI_COMM_WORLD, IERR)
 C     (ALLGATHER: MPI_GATHER's other calls pass integers, and gfortran
@@ -238,6 +238,8 @@ C     (One line each, whatever the ranks: NW and CWS hold 1024.)
   100 FORMAT (' WINDOW ', A, ' STEP', I8, ' CHANGES', I4, ' COLUMNS',
      &        1024I7)
   110 FORMAT (' WINDOW SECONDS', 1024ES24.16E3)
+      CW = 0D0
+      NCHW = 0
       END
 
 C     Where the arrays of columns JF..JL live in the half of WORK at
