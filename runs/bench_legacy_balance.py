@@ -18,7 +18,10 @@ the ranks measured. heat_balance prints each rank's columns and compute
 seconds per window of --window steps (its NWIN); per run this prints the
 median, worst and last window of the unbalanced run (its equal columns:
 1.000 when the ranks were equal apart from k) and of the balanced run after
-its last change.
+its last change. And since a step's halo exchange and timers cost the same on
+any partition, the ideal that keeps them: (unbalanced time - its slowest
+rank's compute + the best partition's compute at the speeds measured) /
+unbalanced time, from the unbalanced run's windows.
 Ranks beyond the machine's cores share them: the ideal then no longer holds.
 
   runs/bench_legacy_balance.py                      # P=2, k=3, 5 repeats
@@ -40,7 +43,7 @@ from lu_json import mpirun
 
 # The bottleneck ratio's one Python home, the tests' independent oracle.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from best_partition import quality  # noqa: E402
+from best_partition import best_bottleneck, quality  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PROGRAM = os.path.join(HERE, "..", "build", "bin", "heat_balance")
@@ -52,16 +55,23 @@ WINDOW = re.compile(r"WINDOW (UNBALANCED|BALANCED)\s+STEP\s+(\d+) CHANGES\s+(\d+
 
 def window_qualities(out):
     """Per run (UNBALANCED, BALANCED): the bottleneck ratio of each window
-    whose columns held throughout it, after the run's last change."""
+    whose columns held throughout it, after the run's last change; and the
+    unbalanced run's compute seconds, summed over its windows, of its slowest
+    rank and of the best partition at the speeds measured there."""
     runs = {"UNBALANCED": [], "BALANCED": []}
+    slowest = best = 0.0
     for label, _, changes, cols, secs in WINDOW.findall(out):
         widths = [int(x) for x in cols.split()]
-        speeds = [w / float(t) for w, t in zip(widths, secs.split())]
+        seconds = [float(t) for t in secs.split()]
+        speeds = [w / t for w, t in zip(widths, seconds)]
         if int(changes) > 0:
             runs[label].clear()  # only the windows after the last change count
         else:
             runs[label].append(quality(widths, speeds))
-    return runs
+        if label == "UNBALANCED":
+            slowest += max(seconds)
+            best += best_bottleneck(sum(widths), speeds)
+    return runs, slowest, best
 
 
 def run(a, slow, program):
@@ -69,8 +79,11 @@ def run(a, slow, program):
            str(a.every), str(a.window)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     unbalanced, balanced = (float(t) for t in TIMES.search(out).groups())
-    q = window_qualities(out)
-    return {"unbalanced": unbalanced, "balanced": balanced, "ratio": balanced / unbalanced,
+    q, slowest, best = window_qualities(out)
+    # The ideal that keeps what balancing cannot shrink: the unbalanced run's time beyond its slowest
+    # rank's compute (halo exchanges, timers: a fixed cost per step), plus the best partition's compute.
+    ideal = (unbalanced - slowest + best) / unbalanced if slowest > 0 else None
+    return {"unbalanced": unbalanced, "balanced": balanced, "ratio": balanced / unbalanced, "ideal": ideal,
             "moved": int(MOVED.search(out).group(1)), "final": FINAL.findall(out)[-1].split(),
             "equal": q["UNBALANCED"], "settled": q["BALANCED"], "window": a.window}
 
@@ -114,6 +127,11 @@ def print_row(label, r):
           f"columns moved {statistics.median(moved):.0f} (runs that moved {sum(m > 0 for m in moved)} of {len(r)}); "
           f"last final widths {' '.join(r[-1]['final'])}")
     print(f"  {'':>14}  ratios {' '.join(f'{x:.3f}' for x in ratios)}; moved {' '.join(map(str, moved))}")
+    if all(x["ideal"] for x in r):
+        ideals = " ".join(f"{x['ideal']:.3f}" for x in r)
+        over = " ".join(f"{x['ratio'] / x['ideal']:.3f}" for x in r)
+        print(f"  {'':>14}  ideal keeping the unbalanced run's time beyond its slowest rank's compute, per run: "
+              f"{ideals}; balanced / unbalanced over that ideal: {over}")
     print(f"  {'':>14}  bottleneck / best per window of {r[0]['window']} steps, median / worst / last, per run:")
     print(f"  {'':>14}    unbalanced (equal columns; 1.000: equal ranks apart from k): "
           f"{' '.join(window_summary(x['equal']) for x in r)}")
