@@ -155,8 +155,9 @@ def measured_noise(r):
 
 def behaviour(a, cls, cost, latency, n):
     print(f"\n| class {cls} diffusive | ranks | speeds | noise (rho) | price (iterations) | steps real / model "
-          f"| columns moved real / model | final widths real / model | s/it real / model |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f"| columns moved real / model | final widths real / model | s/it real / model "
+          f"| bottleneck / best, last 100 iterations: median real / model |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     column = sum(cost.values()) * (n - 2) ** 2
     for ranks, speeds in behaviour_cases(cls):
         runs = []
@@ -178,7 +179,15 @@ def behaviour(a, cls, cost, latency, n):
         print(f"| {cls} | {ranks} | {speeds or 'equal'} | {sd:.1%} ({rho:.2f}) | {price:.2f} | "
               f"{r['balance_steps']} / {model['balance_steps']} | {r['moved_columns']} / {model['moved_columns']} | "
               f"{','.join(map(str, r['columns']))} / {','.join(map(str, model['columns']))} | "
-              f"{r['time_s'] / its * 1e3:.2f} / {model['time_s'] / model['iterations'] * 1e3:.2f} ms |", flush=True)
+              f"{r['time_s'] / its * 1e3:.2f} / {model['time_s'] / model['iterations'] * 1e3:.2f} ms | "
+              f"{settled_ratio(r):.3f} / {settled_ratio(model):.3f} |", flush=True)
+
+
+def settled_ratio(report, last=100):
+    """The median bottleneck ratio (max width / speed over the best whole-column partition's) of the last
+    iterations: lu's at the speeds its ranks measured, lu-sim's at its modelled ones."""
+    ratios = [x for x in report["bottleneck_ratio_by_iteration"][-last:] if x is not None]
+    return statistics.median(ratios) if ratios else float("nan")
 
 
 def main():
