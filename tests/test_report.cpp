@@ -198,4 +198,14 @@ TEST(Report, SaysHowFarTheStripesWereFromTheBest) {
   r.run.balance_every = 5;
   EXPECT_NE(format_report(r).find("bottleneck / best 1.8750 and 1.8750"), std::string::npos)
       << format_report(r);
+  EXPECT_EQ(format_report(r).find("of its core"), std::string::npos);
+  // Rank 1 ran half of the time it was ready: the ratio is qualified.
+  IterationRecord shared;
+  shared.owned = {6, 11};
+  shared.compute = 15e-3;
+  shared.on_cpu = 10e-3;
+  shared.run_delay = 10e-3;
+  for (int it = 0; it < 50; ++it) r.history.set(it, 1, shared);
+  EXPECT_DOUBLE_EQ(r.history.lowest_core_share(), 0.5);
+  EXPECT_NE(format_report(r).find("(a rank had 50% of its core"), std::string::npos) << format_report(r);
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "balance/min_max_partition.hpp"
 #include "balance/partition.hpp"
@@ -69,6 +69,19 @@ double RunHistory::window_bottleneck_ratio(int first, int last, std::span<const 
   } catch (const std::invalid_argument&) {
     return kNone;  // a report never fails on its quality figure (limits that no partition fits)
   }
+}
+
+double RunHistory::lowest_core_share() const {
+  double lowest = 1.0;
+  for (int r = 0; r < ranks_; ++r) {
+    double on = 0.0, delay = 0.0;
+    for (int it = 0; it < iterations_; ++it) {
+      on += at(RecordField::on_cpu, it, r);
+      delay += at(RecordField::run_delay, it, r);
+    }
+    if (on + delay > 0.0) lowest = std::min(lowest, on / (on + delay));
+  }
+  return lowest;
 }
 
 std::vector<double> RunHistory::bottleneck_ratio_by_iteration(std::span<const int> max_widths) const {

@@ -63,6 +63,9 @@ class RunHistory {
   /// measured no compute, or `max_widths` fit no partition.
   [[nodiscard]] double window_bottleneck_ratio(int first, int last,
                                                std::span<const int> max_widths = {}) const;
+  /// The smallest core share of any rank over the run: its on-CPU time over
+  /// on-CPU plus run-queue time (1 where a rank's clock was unavailable).
+  [[nodiscard]] double lowest_core_share() const;
   /// The same for each iteration alone.
   [[nodiscard]] std::vector<double> bottleneck_ratio_by_iteration(std::span<const int> max_widths = {}) const;
   /// Per rank, compute and wait summed over all iterations, and the iterations slept.
