@@ -13,9 +13,8 @@ namespace npblu {
 
 namespace {
 // A rank that gets less of its core than kSharedCore is time-sharing it;
-// one that gets more than kWholeCore has it to itself.
+// one that gets kWholeCoreShare or more has it to itself.
 constexpr double kSharedCore = 0.8;
-constexpr double kWholeCore = 0.9;
 
 std::string got(double v) { return ", got " + number_text(v); }
 }  // namespace
@@ -87,7 +86,7 @@ double DiffusiveBalancer::refresh_gain(const BalanceDecision& d, const CostEstim
 RankWindow DiffusiveBalancer::effective(const RankWindow& measured, double share) {
   // Daemons and the launcher take a few percent of any core now and then:
   // below a tenth that is noise, not a shared core.
-  share = std::isfinite(share) && share < kWholeCore ? std::max(share, 0.05) : 1.0;
+  share = std::isfinite(share) && share < kWholeCoreShare ? std::max(share, 0.05) : 1.0;
   const double compute = measured.compute / share;
   return {compute, std::max(0.0, measured.compute + measured.wait - compute), 1.0};
 }

@@ -45,6 +45,17 @@
 
 namespace npblu {
 
+/// A rank's share of its core while runnable: on-CPU time over on-CPU plus
+/// run-queue time, 1 where neither was measured (no schedstat clock).
+inline double core_share(double on_cpu, double run_delay) {
+  const double busy = on_cpu + run_delay;
+  return busy > 0.0 ? on_cpu / busy : 1.0;
+}
+/// A rank that gets at least this share has its core to itself: below it,
+/// the balancer reads its compute at its share (DiffusiveBalancer::effective)
+/// and the report says its speeds depend on its core's other work.
+inline constexpr double kWholeCoreShare = 0.9;
+
 /// One rank's totals over the measurement window.
 struct RankWindow {
   double compute = 0.0;     // seconds computing (emulated slowdown included)

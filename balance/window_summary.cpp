@@ -8,11 +8,11 @@ RankSamples samples_of(std::span<const IterationTiming> window) {
   for (const auto& it : window) {
     s.compute.push_back(it.compute);
     s.wait.push_back(it.wait);
-    const double busy = it.on_cpu + it.run_delay;
-    s.share.push_back(busy > 0.0 ? it.on_cpu / busy : 1.0);
+    s.share.push_back(core_share(it.on_cpu, it.run_delay));
     on_cpu += it.on_cpu;
     runnable += it.on_cpu + it.run_delay;
   }
+  // Summed as (on_cpu + run_delay) per iteration, as the balancer always has: its decisions keep their bits.
   s.core_share = runnable > 0.0 ? on_cpu / runnable : 1.0;
   return s;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "balance/diffusive_balancer.hpp"
 #include "lu/isa.hpp"
 
 namespace npblu {
@@ -137,7 +138,7 @@ std::string load_balance_section(const RunReport& r) {
       ratio_text(r.history.window_bottleneck_ratio(0, r.history.iterations(), r.max_columns)));
   // A rank that waited for its core (time-shared with other ranks or work) is measured slower the more
   // work its core's other ranks have: the best partition at such speeds is not one the stripes could reach.
-  if (const double share = r.history.lowest_core_share(); share < 0.9)
+  if (const double share = r.history.lowest_core_share(); share < kWholeCoreShare)
     s += fmt::format(
         "   (a rank had {:.0f}% of its core: speeds measured on shared cores depend on each other's "
         "work, so the ratio measures the run, not the stripes alone)\n",

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "balance/diffusive_balancer.hpp"
 #include "balance/min_max_partition.hpp"
 #include "balance/partition.hpp"
 #include "lu/mpi/communicator.hpp"
@@ -79,7 +80,7 @@ double RunHistory::lowest_core_share() const {
       on += at(RecordField::on_cpu, it, r);
       delay += at(RecordField::run_delay, it, r);
     }
-    if (on + delay > 0.0) lowest = std::min(lowest, on / (on + delay));
+    lowest = std::min(lowest, core_share(on, delay));
   }
   return lowest;
 }
