@@ -96,7 +96,7 @@ int run(const SimCommandLine& cl, const std::string& command_line) {
   const SimResult r = simulate(c);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (trace) {
-    trace->append(r.history, 1);
+    trace->append(r.history, 1, r.bottleneck_ratio);
     trace->append_moves(r.moves);
     trace->commit();
   }

@@ -14,7 +14,12 @@ NY-1 from bottom to top and iterations left to right.
   - more ranks: the bands cover the interior (1 .. NY-2) and change shade at least once per
     two ranks, and the two maps below (compute and wait per rank and iteration) are filled
     with many colours.
+The bottom panel (the last two dark horizontal lines) draws the bottleneck ratio per
+iteration on plot_trace's fixed scale (RATIO_LIMITS; values above RATIO_TOP drawn at it): at
+five iterations across the run, the line's pixels in that iteration's pixel column span the
+trace's ratio (clipped to RATIO_TOP) within 1.5% of the scale.
 """
+import os
 import sys
 
 import h5py
@@ -23,6 +28,8 @@ import matplotlib.image as mpimg
 import numpy as np
 
 TOLERANCE = 0.02
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runs"))
+from plot_trace import RATIO_COLOUR, RATIO_LIMITS, RATIO_TOP  # noqa: E402  (the scale and colour the picture uses)
 
 
 def fail(msg):
@@ -30,11 +37,18 @@ def fail(msg):
     sys.exit(1)
 
 
+def frame_lines(rgb):
+    """The rows of the panels' horizontal frame lines, top to bottom (a line two pixels thick counts once)."""
+    dark = rgb.sum(axis=2) < 0.6
+    rows = np.where(dark.mean(axis=1) > 0.5)[0]
+    return [r for i, r in enumerate(rows) if i == 0 or r != rows[i - 1] + 1]
+
+
 def top_frame(rgb):
     """(top, bottom, left, right) of the top panel's frame: its first two dark horizontal lines
     and the dark vertical lines between them."""
     dark = rgb.sum(axis=2) < 0.6
-    rows = np.where(dark.mean(axis=1) > 0.5)[0]
+    rows = frame_lines(rgb)
     if len(rows) < 2:
         fail("no panel frame found")
     top, bottom = rows[0], rows[1]
@@ -93,8 +107,8 @@ def check_many(rgb, frame, ranks, ny):
     changes = int((np.abs(np.diff(column, axis=0)).max(axis=1) > 0.05).sum())
     if changes < ranks // 2:
         fail(f"only {changes} shade changes across {ranks} ranks' bands")
-    # Below: the compute and wait maps (with the white gaps and labels between them).
-    below = rgb[bottom + 20:, left + 2:right - 1].reshape(-1, 3)
+    # Below: the compute and wait maps (with the white gaps and labels between them), above the ratio panel.
+    below = rgb[bottom + 20:frame_lines(rgb)[-2] - 40, left + 2:right - 1].reshape(-1, 3)
     filled = (~(below > 0.97).all(axis=1)).mean()
     colours = len(np.unique(np.round(below * 32), axis=0))
     if filled < 0.6 or colours < 20:
@@ -103,11 +117,43 @@ def check_many(rgb, frame, ranks, ny):
           f"maps {filled:.0%} filled with {colours} colours")
 
 
+def check_ratio(rgb, frame, ratio):
+    """The bottom panel's line passes through each sampled iteration's ratio."""
+    lines = frame_lines(rgb)
+    top, bottom = lines[-2], lines[-1]
+    if len(lines) < 4 or bottom - top < 50:
+        fail("no ratio panel found below the others")
+    first, last = data_columns(rgb, frame)
+    grey = np.array(matplotlib.colors.to_rgb(RATIO_COLOUR))
+    n = len(ratio)
+    for fraction in (0.1, 0.3, 0.5, 0.7, 0.9):
+        i = round(fraction * (n - 1))
+        if not np.isfinite(ratio[i]):
+            continue
+        x = int(round(first + (last - first) * i / max(1, n - 1)))
+        column = rgb[top + 2:bottom - 1, x]
+        # the line's pixels: its grey, or lighter shades of it where antialiased (not the red bar)
+        on_line = (np.abs(column - grey).max(axis=1) < 0.25) & (np.ptp(column, axis=1) < 0.08)
+        ys = np.where(on_line)[0] + top + 2
+        if len(ys) == 0:
+            fail(f"iteration {i + 1}: no ratio line in pixel column {x}")
+        low, high = RATIO_LIMITS
+        scale = high - low
+        values = low + scale * (bottom - ys) / (bottom - top)
+        expected = min(float(ratio[i]), RATIO_TOP)
+        slack = 0.015 * scale
+        if not values.min() - slack <= expected <= values.max() + slack:
+            fail(f"iteration {i + 1}: the ratio line spans {values.min():.3f}-{values.max():.3f}, "
+                 f"the trace holds {ratio[i]:.4f}")
+        print(f"iteration {i + 1}: ratio {ratio[i]:.4f}, line at {values.min():.3f}-{values.max():.3f}")
+
+
 def main():
     trace, picture = sys.argv[1:3]
     with h5py.File(trace, "r") as f:
         begin = f["iterations/column_begin"][:]
         end = f["iterations/column_end"][:]
+        ratio = f["iterations/bottleneck_ratio"][:]
         ny = int(f.attrs["grid"][1])
     rgb = mpimg.imread(picture)[:, :, :3]
     frame = top_frame(rgb)
@@ -115,6 +161,7 @@ def main():
         check_few(rgb, frame, begin, end, ny)
     else:
         check_many(rgb, frame, begin.shape[1], ny)
+    check_ratio(rgb, frame, ratio)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,16 @@ kill   --np N -- ARGS   start lu with --trace, freeze every rank (SIGSTOP) once
                         flush, none lost, none half-written)
 plot   --np N -- ARGS   run lu with --trace, render runs/plot_trace.py, check the
                         picture shows the trace (tests/plot_content_check.py)
-file   TRACE PNG        a trace written by lu-sim (--trace) and its picture: the
+file   TRACE PNG JSON   a trace written by lu-sim (--trace) and its picture: the
                         schema, moves recorded (lu-sim's are deterministic) and
                         the picture's content
+Every run's per-iteration bottleneck ratio in the trace must be its JSON
+report's bottleneck_ratio_by_iteration, bit for bit (lu's report checks it
+against an independent oracle: tests/lu_runner.py).
 """
 import argparse
+import json
+import math
 import os
 import shlex
 import signal
@@ -65,7 +70,10 @@ def check_file(path, expect_iterations=None):
             fail("iteration numbers are not 1..N")
         if set(ITERATION_SETS) - set(f["iterations"]):
             fail(f"iterations/ lacks {sorted(set(ITERATION_SETS) - set(f['iterations']))}")
-        for name in set(f["iterations"]) - {"iteration"}:  # every row of the record's table
+        ratio = f["iterations/bottleneck_ratio"]
+        if ratio.shape != (n,) or "meaning" not in ratio.attrs:
+            fail(f"iterations/bottleneck_ratio has shape {ratio.shape}, expected {(n,)}, with its meaning")
+        for name in set(f["iterations"]) - {"iteration", "bottleneck_ratio"}:  # every row of the record's table
             shape = f["iterations/" + name].shape
             if shape != (n, ranks):
                 fail(f"iterations/{name} has shape {shape}, expected {(n, ranks)}")
@@ -152,12 +160,30 @@ def check_picture(trace, png):
         fail(f"the picture does not show the trace:\n{done.stdout}{done.stderr}")
 
 
-def check_sim_file(trace, png):
-    """file mode: a trace lu-sim wrote, and its picture."""
+def check_ratio_as_reported(trace, report_path):
+    """The trace's per-iteration bottleneck ratio is the JSON report's, value for value."""
+    with open(report_path) as f:
+        reported = json.load(f)["bottleneck_ratio_by_iteration"]
+    with h5py.File(trace, "r") as f:
+        traced = [float(x) for x in f["iterations/bottleneck_ratio"][:]]
+    if len(traced) != len(reported):
+        fail(f"{len(traced)} bottleneck ratios in the trace, {len(reported)} in the report")
+    for i, (t, r) in enumerate(zip(traced, reported)):
+        same = (math.isnan(t) and r is None) or t == r
+        if not same:
+            fail(f"iteration {i + 1}: bottleneck ratio {t!r} in the trace, {r!r} in the report")
+    if not all(t >= 1 - 1e-12 for t in traced if not math.isnan(t)):
+        fail(f"a bottleneck ratio below 1: {min(traced)}")
+    print(f"bottleneck ratios as reported: {len(traced)} iterations, {min(traced):.4f}-{max(traced):.4f}")
+
+
+def check_sim_file(trace, png, report):
+    """file mode: a trace lu-sim wrote, its picture and its JSON report."""
     n, moves, ranks = check_file(trace)
     if moves == 0:
         fail("the lu-sim trace records no moves")
     print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+    check_ratio_as_reported(trace, report)
     check_picture(trace, png)
 
 
@@ -169,6 +195,8 @@ def run_and_check(mode, cmd, trace):
         fail(f"lu exited {proc.returncode}")
     n, moves, ranks = check_file(trace)
     print(f"trace ok: {n} iterations x {ranks} ranks, {moves} moves")
+    check_ratio_as_reported(trace, trace[:-3] + ".json")
+    os.remove(trace[:-3] + ".json")
     if mode == "plot":
         png = trace[:-3] + ".png"
         subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
@@ -256,7 +284,7 @@ def main():
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     a, extra = p.parse_known_args(argv[:argv.index("--")] if "--" in argv else argv)
     if a.mode == "file":
-        check_sim_file(extra[0], extra[1])
+        check_sim_file(*extra[:3])
         return
     os.makedirs(a.workdir, exist_ok=True)
     trace = os.path.join(a.workdir, f"trace_{a.mode}_{os.getpid()}.h5")
@@ -264,7 +292,7 @@ def main():
         os.remove(trace)
     cmd = [*launcher(a, a.np), a.lu, *rest, "--quiet", "--trace", trace]
     if a.mode in ("schema", "plot"):
-        run_and_check(a.mode, cmd, trace)
+        run_and_check(a.mode, cmd + ["--json", trace[:-3] + ".json"], trace)
     else:
         kill_and_check(cmd, trace, rest)
     if os.path.exists(trace):

@@ -38,7 +38,7 @@ void PartitionTrace::write(std::span<const IterationRecord> history, std::span<c
 }
 
 void PartitionTrace::append(const RunHistory& rows, int first_iteration, std::span<const BalanceMove> moves) {
-  writer_->append(rows, first_iteration);
+  writer_->append(rows, first_iteration, rows.bottleneck_ratio_by_iteration(max_widths_));
   if (moves.size() > moves_written_) writer_->append_moves(moves.subspan(moves_written_));
   moves_written_ = moves.size();
   writer_->flush();

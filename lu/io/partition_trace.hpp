@@ -21,12 +21,16 @@ class PartitionTrace {
   /// Collective. `writer` is non-null on rank 0 only.
   /// `iterations_before`: timed iterations done before this trace's first
   /// record (a restarted run's checkpoint iteration): records are numbered on from it.
+  /// `max_widths`: the most columns each rank's memory holds (empty: no
+  /// limit), which bound the best partition of the bottleneck ratio as in
+  /// the report.
   PartitionTrace(std::unique_ptr<TraceWriter> writer, int flush_every, MPI_Comm comm,
-                 int iterations_before = 0)
+                 int iterations_before = 0, std::vector<int> max_widths = {})
       : writer_(std::move(writer)),
         flush_every_(flush_every),
         comm_(comm),
-        iterations_before_(iterations_before) {}
+        iterations_before_(iterations_before),
+        max_widths_(std::move(max_widths)) {}
 
   /// Collective; flushes when `iteration` is a multiple of flush_every,
   /// its collectives waited for as `wait` says (the solver's wait mode: the
@@ -45,6 +49,7 @@ class PartitionTrace {
   int flush_every_;
   MPI_Comm comm_;
   int iterations_before_ = 0;
+  std::vector<int> max_widths_;
   std::size_t iterations_written_ = 0;
   std::size_t moves_written_ = 0;
 };

@@ -52,7 +52,7 @@ hid_t hdf5_type(RecordType type) { return type == RecordType::integer ? H5T_NATI
 
 struct TraceWriter::Handles {
   Id file, iterations_group, balance_group;
-  Id iteration;
+  Id iteration, bottleneck_ratio;
   std::vector<Id> fields;  // per field of the per-iteration record (iteration_record.hpp)
   Id move_iteration, move_boundary, move_columns;
 };
@@ -105,6 +105,10 @@ void TraceWriter::write_layout(const RunIdentity& run) {
   h_->iteration = extendible(g, "iteration", H5T_NATIVE_INT, 0, "1", "timed iteration number, from 1");
   for (const RecordFieldInfo& f : iteration_record_fields())
     h_->fields.push_back(extendible(g, f.trace_name, hdf5_type(f.type), p, f.units, f.meaning));
+  h_->bottleneck_ratio = extendible(
+      g, "bottleneck_ratio", H5T_NATIVE_DOUBLE, 0, "1",
+      "max over ranks of width / speed over the same for the best whole-column partition, this iteration "
+      "(lu: at the speeds the ranks measured; lu-sim: at the model's); NaN where a rank measured no compute");
 
   h_->balance_group =
       Id(check_id(H5Gcreate2(file, "balance", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"), H5Gclose);
@@ -139,9 +143,13 @@ void TraceWriter::commit() {
   committed_ = true;
 }
 
-void TraceWriter::append(const RunHistory& rows, int first_iteration) {
+void TraceWriter::append(const RunHistory& rows, int first_iteration,
+                         std::span<const double> bottleneck_ratio) {
   errno = 0;
   const hsize_t n = rows.iterations(), p = ranks_;
+  if (bottleneck_ratio.size() != n)
+    throw std::logic_error("TraceWriter::append: " + std::to_string(bottleneck_ratio.size()) +
+                           " bottleneck ratios for " + std::to_string(n) + " iterations");
   if (fail_at_ && first_iteration + static_cast<int>(n) > *fail_at_) {
     throw std::runtime_error("HDF5 failure: write (test fault injection NPBLU_TEST_FAIL_TRACE_AT=" +
                              std::to_string(*fail_at_) + ")");
@@ -149,6 +157,7 @@ void TraceWriter::append(const RunHistory& rows, int first_iteration) {
   std::vector<int> numbers(n);
   for (hsize_t i = 0; i < n; ++i) numbers[i] = first_iteration + static_cast<int>(i);
   append_rows(h_->iteration, H5T_NATIVE_INT, iterations_written_, n, 0, numbers.data());
+  append_rows(h_->bottleneck_ratio, H5T_NATIVE_DOUBLE, iterations_written_, n, 0, bottleneck_ratio.data());
   const auto fields = iteration_record_fields();
   for (std::size_t f = 0; f < fields.size(); ++f) {
     const auto values = rows.values(f);

@@ -5,7 +5,8 @@
 // collective parallel HDF5, and makes durability easy: after each flush the
 // file on disk is complete and consistent. Schema: the root attributes are
 // the run identity (run_identity.hpp), the datasets of "iterations" the
-// per-iteration record (iteration_record.hpp); README, "Partition traces".
+// per-iteration record (iteration_record.hpp) and the balance quality of each
+// iteration; docs/checkpoints.md, "Partition traces".
 #include <hdf5.h>
 
 #include <filesystem>
@@ -31,8 +32,11 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  /// Appends all iterations of `rows` (numbered from rows' first iteration).
-  void append(const RunHistory& rows, int first_iteration);
+  /// Appends all iterations of `rows` (numbered from `first_iteration`) and
+  /// each one's bottleneck ratio (one value per iteration of `rows`: lu's at
+  /// the speeds its ranks measured, RunHistory::bottleneck_ratio_by_iteration;
+  /// lu-sim's at the model's speeds).
+  void append(const RunHistory& rows, int first_iteration, std::span<const double> bottleneck_ratio);
   void append_moves(std::span<const BalanceMove> moves);
   /// Writes everything buffered to the file (H5Fflush).
   void flush();

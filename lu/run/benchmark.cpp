@@ -114,8 +114,9 @@ std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& so
     }
   }
   agree(problem.empty(), one_line_message(problem), ctx.comm);
-  auto trace = std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every, ctx.comm,
-                                                iterations_done);
+  auto trace =
+      std::make_shared<PartitionTrace>(std::move(writer), output.trace_flush_every, ctx.comm, iterations_done,
+                                       balancing ? balancing->max_widths() : std::vector<int>{});
   // (the hook is the solver's own: the solver outlives it)
   solver.set_iteration_hook([trace, balancing, &solver](int it, std::span<const IterationRecord> history) {
     trace->on_iteration(it, history, moves_of(balancing), solver.wait_mode());

@@ -46,7 +46,7 @@ npblu_test(c_api_config_np2 ${c_api_config_command})
 set_tests_properties(c_api_config_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 ENVIRONMENT "${sanitizer_env}")
 
 # lu-sim: its trace has lu's schema (plot_trace draws 64 ranks), and bad input is refused.
-npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 64 1282 64 --iterations 160 --balance diffusive --emulate-speeds @${PROJECT_SOURCE_DIR}/runs/examples/sim_64ranks_change_speeds.txt --noise 0.05 --trace sim64.h5 --quiet && ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/runs/plot_trace.py sim64.h5 -o sim64.png && ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py file sim64.h5 sim64.png")
+npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 64 1282 64 --iterations 160 --balance diffusive --emulate-speeds @${PROJECT_SOURCE_DIR}/runs/examples/sim_64ranks_change_speeds.txt --noise 0.05 --trace sim64.h5 --json sim64.json --quiet && ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/runs/plot_trace.py sim64.h5 -o sim64.png && ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py file sim64.h5 sim64.png sim64.json")
 set_tests_properties(sim_trace_plot_64_ranks PROPERTIES LABELS unit TIMEOUT 120)
 npblu_test(sim_bad_too_many_ranks bash -c "$<TARGET_FILE:lu-sim> -P 40 --class A 2>err.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: too many ranks' err.txt")
 set_tests_properties(sim_bad_too_many_ranks PROPERTIES LABELS unit TIMEOUT 30)
