@@ -24,6 +24,12 @@ PredictedImbalance predicted_imbalance(const BalanceDecision& d) {
   return {d.predicted_before / mean, d.predicted_after / mean};
 }
 
+PredictedQuality predicted_quality(const BalanceDecision& d) {
+  const double best = d.predicted_best;
+  if (!(best > 0.0)) return {};
+  return {d.predicted_before / best, d.predicted_after / best};
+}
+
 BalancerSession::BalancerSession(BalancerSettings settings, Partition start)
     : balancer_(settings),
       current_(start),

@@ -141,6 +141,15 @@ struct PredictedImbalance {
   double before = 0.0, after = 0.0;
 };
 PredictedImbalance predicted_imbalance(const BalanceDecision& d);
+/// The balance quality a decision predicts, the bottleneck ratio: the
+/// slowest rank's compute at the estimated per-column costs over what the
+/// best whole-column partition (within the widths' limits) would take, for
+/// the stripes before and after it (1: none could do better); 0 and 0
+/// without usable costs. What the C API reports (npblu_balancer_last_quality).
+struct PredictedQuality {
+  double before = 0.0, after = 0.0;
+};
+PredictedQuality predicted_quality(const BalanceDecision& d);
 
 /// Slowest rank's compute over the mean, from the reports' totals (0 if none).
 double measured_imbalance(std::span<const WindowReport> reports);

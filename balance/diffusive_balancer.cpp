@@ -306,6 +306,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
     if (widths[r] * e.cost[r] > widths[slowest] * e.cost[slowest]) slowest = r;
   }
   d.predicted_before = d.predicted_after = bottleneck(widths, e.cost);
+  d.predicted_best = bottleneck(target, e.cost);
   // The slowest rank now is confirmed only beyond what the largest of P
   // noisy estimates would show by chance (z); the new stripes' slowest rank
   // is expected that far above its estimate (the largest of P errors).
@@ -324,8 +325,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const bool refreshing = refresh > 0.0 && refresh * d.horizon > d.price;
   if (refreshing) d.gain = refresh, worth_it = true;
   if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
-  if (!refreshing &&
-      better_to_wait(d, e, bottleneck(target, e.cost), static_cast<int>(w.cost[0].size()), q.largest))
+  if (!refreshing && better_to_wait(d, e, d.predicted_best, static_cast<int>(w.cost[0].size()), q.largest))
     return d;
 
   const std::vector<int> next = step_toward(widths, target);

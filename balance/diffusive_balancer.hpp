@@ -96,6 +96,10 @@ struct BalanceDecision {
   // ranks (LAMMPS-style imbalance before/after: max / mean). Zero when no
   // usable costs.
   double predicted_before = 0.0, predicted_after = 0.0, predicted_mean = 0.0;
+  // The same for the best whole-column partition at those costs (within the
+  // widths' limits): predicted_before / predicted_best is the bottleneck
+  // ratio of the current stripes, 1 where none could do better.
+  double predicted_best = 0.0;
   double gain = 0.0;            // seconds per iteration counted on (net of uncertainty; may be negative)
   double price = 0.0;           // seconds the step was priced at
   double horizon = 0.0;         // iterations the gain was counted over

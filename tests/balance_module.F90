@@ -6,8 +6,9 @@
 ! on every rank), a balancer fed by a code whose rank 1 is twice as slow
 ! moving columns, two arrays of different element types (a halo of one and
 ! none) migrated with ALLOCATE + migrate + MOVE_ALLOC, every owned column
-! arriving bitwise; memory limits set, refused and removed. Run on 2 or more ranks; MPI_Abort on
-! failure.
+! arriving bitwise; the balancer's bottleneck ratio against this test's;
+! memory limits set, refused and removed. Run on 2 or more ranks; MPI_Abort
+! on failure.
 program balance_module
   use, intrinsic :: iso_fortran_env, only: int32, real64
 #ifdef WITH_F08
@@ -22,7 +23,7 @@ program balance_module
   integer :: ierr, jfirst, jlast, it, decisions, changes, moved, i, j
   integer, allocatable :: first(:), last(:), widths(:), tag(:), tag_new(:)
   real(real64), allocatable :: u(:, :), u_new(:, :), cost(:)
-  real(real64) :: compute, slowest
+  real(real64) :: compute, slowest, quality_before, quality_after
   logical :: changed
   character(len=256) :: message
   type(npblu_balancer) :: bal
@@ -86,6 +87,7 @@ contains
       call npblu_balancer_feed(bal, compute, slowest - compute, changed, ierr)
       call check(ierr == NPBLU_OK, 'feed')
       if (.not. changed) cycle
+      call check_quality_of_step(widths)
       ! The handful of calls: new range, allocate, migrate, move_alloc.
       call npblu_balancer_columns(bal, jfirst, jlast, ierr)
       allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo), tag_new(jfirst:jlast))
@@ -102,6 +104,22 @@ contains
     end do
   end subroutine balance_and_migrate
 
+  ! A step's quality before and after it, the balancer's against this test's (the fed times are
+  ! exact, so the balancer's estimated costs are the true ones): the stripes it left (`before`,
+  ! fed on) and those it chose.
+  subroutine check_quality_of_step(before)
+    integer, intent(in) :: before(:)
+    integer :: after(size(before))
+    call npblu_balancer_last_quality(bal, quality_before, quality_after, ierr)
+    call current_widths(after)
+    if (rank == 0) print '(a,2f10.6,a,2f10.6)', 'step: bottleneck / best before and after, the balancer''s', &
+      quality_before, quality_after, ', this test''s', maxval(before * cost) / best_bottleneck(cost), &
+      maxval(after * cost) / best_bottleneck(cost)
+    call check(ierr == NPBLU_OK .and. abs(quality_before - maxval(before * cost) / best_bottleneck(cost)) < 1d-9 &
+               .and. abs(quality_after - maxval(after * cost) / best_bottleneck(cost)) < 1d-9, &
+               'the balancer''s quality of a step is not the bottleneck ratio')
+  end subroutine check_quality_of_step
+
   ! Direction and quality of the result; a bad halo refused; the integer handle under mpi_f08.
   subroutine check_balanced_and_refusals_after()
     call npblu_balancer_totals(bal, decisions, changes, moved, ierr)
@@ -114,6 +132,13 @@ contains
     if (rank == 0) print '(a,f8.1,a,f8.1)', 'bottleneck ', maxval(widths * cost), ', best ', best_bottleneck(cost)
     call check(maxval(widths * cost) <= best_bottleneck(cost) + 2 * maxval(cost), &
                'the balanced partition is far from the best')
+    ! The balancer's own quality of today's stripes (the last decision's "after": the fed times are
+    ! exact, so its estimated costs are the true ones) is the same ratio.
+    call npblu_balancer_last_quality(bal, quality_before, quality_after, ierr)
+    if (rank == 0) print '(a,f10.6,a,f10.6)', 'bottleneck / best, the balancer''s ', quality_after, &
+                                              ', this test''s ', maxval(widths * cost) / best_bottleneck(cost)
+    call check(ierr == NPBLU_OK .and. abs(quality_after - maxval(widths * cost) / best_bottleneck(cost)) < 1d-9, &
+               'the balancer''s quality is not the bottleneck ratio')
 
     ! Memory limits: fewer columns than the balancer holds refused, the present widths accepted,
     ! an empty list removes them.

@@ -37,6 +37,28 @@ TEST(BalancerSession, LogsPredictedAndMeasuredImbalanceAndThePricePaid) {
   EXPECT_DOUBLE_EQ(s.step_price(), 4.0);
 }
 
+// The balance quality of a decision, the bottleneck ratio the C API
+// reports: equal stripes of 62 columns at per-column costs 1 and 2.25 take
+// max(31, 31 x 2.25) = 69.75 where the best whole-column partition, 43,19,
+// takes max(43, 19 x 2.25) = 43; the decision moves there in one step.
+TEST(BalancerSession, PredictsTheBottleneckRatioBeforeAndAfter) {
+  const Partition start = Partition::equal({1, 63}, 2);
+  BalancerSession s(settings(), start);
+  EXPECT_EQ(predicted_quality(s.last()).before, 0.0);  // no decision yet
+  std::vector<WindowReport> reports;
+  for (auto& w : window_for(start, {1.0, 2.25})) reports.push_back({w, 0.0});
+  const PredictedQuality q = predicted_quality(s.decide(5, reports, 200));
+  ASSERT_EQ(s.current().widths(), (std::vector<int>{43, 19}));
+  EXPECT_NEAR(q.before, 69.75 / 43, 1e-12);
+  EXPECT_NEAR(q.after, 1.0, 1e-12);
+  // Within limits: rank 0 may hold 40 columns at most, so 40,22 is the best (max(40, 49.5)).
+  BalancerSession limited(settings(), start);
+  limited.set_max_widths({40, 62});
+  const PredictedQuality l = predicted_quality(limited.decide(5, reports, 200));
+  EXPECT_NEAR(l.before, 69.75 / 49.5, 1e-12);
+  EXPECT_NEAR(l.after, 1.0, 1e-12);
+}
+
 // A restart continues the balancer: a session restored from another's saved
 // state decides, window after window, exactly as the one that went on.
 TEST(BalancerSession, RestoredStateContinuesBitForBit) {

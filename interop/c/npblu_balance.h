@@ -141,6 +141,16 @@ NPBLU_API int npblu_balancer_ranks(const npblu_balancer* handle, int* ranks);
  * the window held no usable times. */
 NPBLU_API int npblu_balancer_last_decision(const npblu_balancer* handle, int* moved_columns, int* moves,
                                            double* imbalance_before, double* imbalance_after);
+/* The last decision's balance quality, the bottleneck ratio: the slowest
+ * rank's compute at the estimated per-column costs (those the decision
+ * used: the fed times since the speeds last changed) over what the best
+ * whole-column partition (within min_width and the max widths) would take
+ * at the same costs, for the ranges before the decision and after it. 1:
+ * no ranges could do better; 1.25: the slowest rank takes a quarter longer
+ * than it would on the best ranges. Both 0 before the first decision or
+ * when the window held no usable times (either pointer may be NULL). */
+NPBLU_API int npblu_balancer_last_quality(const npblu_balancer* handle, double* ratio_before,
+                                          double* ratio_after);
 /* Totals since creation: decisions taken, decisions that moved columns, columns moved. */
 NPBLU_API int npblu_balancer_totals(const npblu_balancer* handle, int* decisions, int* changes,
                                     int* moved_columns);

@@ -426,6 +426,14 @@ int npblu_balancer_last_decision(const npblu_balancer* h, int* moved_columns, in
   return NPBLU_OK;
 }
 
+int npblu_balancer_last_quality(const npblu_balancer* h, double* ratio_before, double* ratio_after) {
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  const npblu::PredictedQuality q = npblu::predicted_quality(h->balancer.session().last());
+  if (ratio_before) *ratio_before = q.before;
+  if (ratio_after) *ratio_after = q.after;
+  return NPBLU_OK;
+}
+
 int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes, int* moved_columns) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
   const npblu::BalancerSession& s = h->balancer.session();

@@ -197,9 +197,34 @@ C           the arrays move to the other half of WORK.
       NCHG = 0
       IF (LBAL) THEN
          CALL NPBLU_BAL_TOTALS(IBAL, NDECIS, NCHG, NMOVED, IERR)
+         CALL QUALTY(IBAL)
          CALL NPBLU_BAL_DESTROY(IBAL, IERR)
       END IF
       CALL GATHER(WORK(IU), NX, JF, JL, G)
+      END
+
+C     The balancer's own view of its last decision: the bottleneck ratio
+C     (the slowest rank's compute over what the best whole-column ranges
+C     would take, at the costs it estimated) before and after it, printed on
+C     rank 0. 0 before any decision; a ratio below 1 would be a defect.
+      SUBROUTINE QUALTY(IBAL)
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER*8 IBAL
+      INTEGER MYRANK, NPROCS
+      COMMON /PAR/ MYRANK, NPROCS
+      DOUBLE PRECISION QBEFOR, QAFTER
+      INTEGER IERR
+      CALL NPBLU_BAL_QUALITY(IBAL, QBEFOR, QAFTER, IERR)
+      IF (MYRANK .NE. 0) RETURN
+      WRITE (*,100) QBEFOR, QAFTER
+  100 FORMAT (' LAST DECISION BOTTLENECK / BEST', F9.4, ' ->', F9.4)
+      IF (IERR .NE. 0 .OR.
+     &    (QAFTER .NE. 0D0 .AND. QAFTER .LT. 1D0 - 1D-9) .OR.
+     &    (QBEFOR .NE. 0D0 .AND. QBEFOR .LT. 1D0 - 1D-9)) THEN
+         WRITE (*,*) 'HEAT_BALANCE: FAILED (BALANCE QUALITY)'
+         CALL MPI_ABORT(MPI_COMM_WORLD, 1, IERR)
+      END IF
       END
 
 C     After step IT: with NWIN > 0 and at the end of a window of NWIN

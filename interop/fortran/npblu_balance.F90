@@ -42,8 +42,8 @@ module npblu_balance
 
   public :: npblu_partition_from_weights, npblu_balancer_create, npblu_balancer_destroy, npblu_balancer_feed, &
             npblu_balancer_columns, npblu_balancer_previous_columns, npblu_balancer_set_widths, &
-            npblu_balancer_set_max_widths, npblu_balancer_last_decision, npblu_balancer_totals, npblu_balancer_migrate, &
-            npblu_balancer_error_message
+            npblu_balancer_set_max_widths, npblu_balancer_last_decision, npblu_balancer_last_quality, &
+            npblu_balancer_totals, npblu_balancer_migrate, npblu_balancer_error_message
 
   interface npblu_partition_from_weights
     module procedure partition_from_weights_i4, partition_from_weights_i8
@@ -74,6 +74,9 @@ module npblu_balance
   end interface
   interface npblu_balancer_last_decision
     module procedure last_decision_i4, last_decision_i8
+  end interface
+  interface npblu_balancer_last_quality
+    module procedure last_quality_i4, last_quality_i8
   end interface
   interface npblu_balancer_totals
     module procedure totals_i4, totals_i8
@@ -143,6 +146,11 @@ module npblu_balance
       import :: c_ptr, c_int, c_double
       type(c_ptr), value :: handle
       integer(c_int), intent(out) :: moved, moves(*)
+      real(c_double), intent(out) :: before, after
+    end function
+    integer(c_int) function c_last_quality(handle, before, after) bind(c, name="npblu_balancer_last_quality")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: handle
       real(c_double), intent(out) :: before, after
     end function
     integer(c_int) function c_totals(handle, decisions, changes, moved) bind(c, name="npblu_balancer_totals")
@@ -250,6 +258,7 @@ contains
 #define SET_WIDTHS set_widths_i4
 #define SET_MAX_WIDTHS set_max_widths_i4
 #define LAST_DECISION last_decision_i4
+#define LAST_QUALITY last_quality_i4
 #define TOTALS totals_i4
 #define MIGRATE migrate_i4
 #include "npblu_balance_body.inc"
@@ -264,6 +273,7 @@ contains
 #undef SET_WIDTHS
 #undef SET_MAX_WIDTHS
 #undef LAST_DECISION
+#undef LAST_QUALITY
 #undef TOTALS
 #undef MIGRATE
 
@@ -278,6 +288,7 @@ contains
 #define SET_WIDTHS set_widths_i8
 #define SET_MAX_WIDTHS set_max_widths_i8
 #define LAST_DECISION last_decision_i8
+#define LAST_QUALITY last_quality_i8
 #define TOTALS totals_i8
 #define MIGRATE migrate_i8
 #include "npblu_balance_body.inc"

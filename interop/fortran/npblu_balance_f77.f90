@@ -24,6 +24,9 @@
 !       a column is NELEM elements of IELSZ bytes, OLD and NEW are stored
 !       on (previous resp. current) JFIRST-IHALO:JLAST+IHALO, column last
 !   CALL NPBLU_BAL_LAST(IBAL, NMOVED, BEFORE, AFTER, IERR)  last decision
+!   CALL NPBLU_BAL_QUALITY(IBAL, QBEFOR, QAFTER, IERR)
+!       the last decision's bottleneck ratio before and after it (1: the
+!       best whole-column ranges; 0 before any decision)
 !   CALL NPBLU_BAL_TOTALS(IBAL, NDECIS, NCHANG, NMOVED, IERR)
 !   CALL NPBLU_BAL_ERRMSG(IBAL, MSG)                     CHARACTER*(*) MSG
 !   CALL NPBLU_BAL_DESTROY(IBAL, IERR)                   collective
@@ -140,6 +143,17 @@ subroutine npblu_bal_last(ibal, nmoved, before, after, ierr)
   integer, intent(out) :: nmoved, ierr
   double precision, intent(out) :: before, after
   call npblu_balancer_last_decision(balancer_of(ibal), nmoved, before, after, ierr)
+end subroutine
+
+subroutine npblu_bal_quality(ibal, qbefor, qafter, ierr)
+  use, intrinsic :: iso_fortran_env, only: int64
+  use npblu_balance
+  use npblu_balance_f77_handle
+  implicit none
+  integer(int64), intent(in) :: ibal
+  double precision, intent(out) :: qbefor, qafter
+  integer, intent(out) :: ierr
+  call npblu_balancer_last_quality(balancer_of(ibal), qbefor, qafter, ierr)
 end subroutine
 
 subroutine npblu_bal_totals(ibal, ndecis, nchang, nmoved, ierr)

@@ -17,6 +17,16 @@ foreach(np 2 3 4)
   set_tests_properties(balance_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
                        ENVIRONMENT "${sanitizer_env}")
 endforeach()
+# The balance quality the C API reports (npblu_balancer_last_quality) against an oracle apart from
+# the library's (tests/best_whole_column.h).
+add_executable(balance_quality_api balance_quality_api.c)
+target_link_libraries(balance_quality_api PRIVATE npblu MPI::MPI_C m)
+foreach(np 2 3)
+  mpi_command(balance_quality_command ${np} $<TARGET_FILE:balance_quality_api>)
+  npblu_test(balance_quality_api_np${np} ${balance_quality_command})
+  set_tests_properties(balance_quality_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
+                       ENVIRONMENT "${sanitizer_env}")
+endforeach()
 
 # Module npblu_balance from Fortran: default integers with module mpi; with mpi_f08's
 # type(MPI_Comm); -fdefault-integer-8 with mpi_f08 (the int64 specifics).
