@@ -7,26 +7,15 @@
  *  - random repartitions move two arrays of different column sizes with a
  *    halo: every owned column arrives bitwise, kept halo columns keep their
  *    values, the others are untouched.
- * Exit 0 on pass, 1 on failure (every rank). */
+ * Exit 0 on pass, 1 on failure (every rank; tests/mpi_c_test.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_c_test.h"
 #include "npblu.h"
-
-static int rank = 0, size = 1, failures = 0;
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      fprintf(stderr, "rank %d: FAIL line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                               \
-      fprintf(stderr, "\n");                                      \
-      ++failures;                                                 \
-    }                                                             \
-  } while (0)
 
 /* Whether every rank holds the same int and the same string. */
 static int same_on_all(int value, const char* text) {
@@ -475,23 +464,7 @@ static void test_memory_limits(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2 || size > 8) {
-    if (rank == 0) fprintf(stderr, "run on 2 to 8 ranks\n");
-    MPI_Finalize();
-    return 2;
-  }
-  test_bad_inputs();
-  test_convergence();
-  test_memory_limits();
-  test_still_under_noise();
-  test_first_step_priced();
-  test_random_migration();
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("%s: %d failures\n", total ? "FAIL" : "PASS", total);
-  MPI_Finalize();
-  return total ? 1 : 0;
+  static const mpi_c_test tests[] = {test_bad_inputs,        test_convergence,       test_memory_limits,
+                                     test_still_under_noise, test_first_step_priced, test_random_migration};
+  return run_mpi_c_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -7,24 +7,13 @@
  *  - the first step: before it, equal stripes' ratio (1.5 on 2 ranks), after it, the new stripes';
  *  - in steps of microseconds, where no step pays its 10 ms prior price: nothing moves, and the
  *    last decision's ratio is the equal stripes' (above 1: the balancer saw the imbalance).
- * Exit 0 on pass, 1 on failure (every rank). */
+ * Exit 0 on pass, 1 on failure (every rank; tests/mpi_c_test.h). */
 #include <math.h>
 #include <stdio.h>
 
 #include "best_whole_column.h"
+#include "mpi_c_test.h"
 #include "npblu.h"
-
-static int rank = 0, size = 1, failures = 0;
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      fprintf(stderr, "rank %d: FAIL line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                               \
-      fprintf(stderr, "\n");                                      \
-      ++failures;                                                 \
-    }                                                             \
-  } while (0)
 
 enum { kColumns = 240 };
 
@@ -98,19 +87,6 @@ static void test_priced_out(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2 || size > 8) {
-    if (rank == 0) fprintf(stderr, "run on 2 to 8 ranks\n");
-    MPI_Finalize();
-    return 2;
-  }
-  test_first_step();
-  test_priced_out();
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("%s: %d failures\n", total ? "FAIL" : "PASS", total);
-  MPI_Finalize();
-  return total ? 1 : 0;
+  static const mpi_c_test tests[] = {test_first_step, test_priced_out};
+  return run_mpi_c_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
