@@ -1,5 +1,5 @@
-/* An oracle for the C balance API's tests (tests/balance_api.c), apart from the library's own
- * (balance/min_max_partition): the best whole-column partition's slowest rank. */
+/* An oracle for the C balance API's quality test (tests/balance_quality_api.c), apart from the
+ * library's own (balance/min_max_partition): the best whole-column partition's slowest rank. */
 #ifndef NPBLU_TESTS_BEST_WHOLE_COLUMN_H
 #define NPBLU_TESTS_BEST_WHOLE_COLUMN_H
 
