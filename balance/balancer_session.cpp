@@ -19,9 +19,9 @@ double measured_imbalance(std::span<const WindowReport> reports) {
 }
 
 PredictedImbalance predicted_imbalance(const BalanceDecision& d) {
-  const double mean = d.predicted_mean;
-  if (!(mean > 0.0)) return {};
-  return {d.predicted_before / mean, d.predicted_after / mean};
+  const double mean = d.predicted_mean, mean_after = d.predicted_mean_after;
+  if (!(mean > 0.0) || !(mean_after > 0.0)) return {};
+  return {d.predicted_before / mean, d.predicted_after / mean_after};
 }
 
 PredictedQuality predicted_quality(const BalanceDecision& d) {
@@ -147,8 +147,19 @@ const BalanceDecision& BalancerSession::decide(int iteration, std::span<const Wi
   current_ = last_.partition;
   moved_columns_ += last_.moved_columns;
   const PredictedImbalance predicted = predicted_imbalance(last_);
-  log_.push_back({iteration, last_.moves, last_.moved_columns, predicted.before, predicted.after,
-                  measured_imbalance(reports), 0.0, last_.gain, last_.horizon, last_.price, 0.0});
+  const PredictedQuality quality = predicted_quality(last_);
+  DecisionRecord& rec = log_.emplace_back();
+  rec.iteration = iteration;
+  rec.moves = last_.moves;
+  rec.moved_columns = last_.moved_columns;
+  rec.predicted_before = predicted.before;
+  rec.predicted_after = predicted.after;
+  rec.measured_before = measured_imbalance(reports);
+  rec.predicted_quality_before = quality.before;
+  rec.predicted_quality_after = quality.after;
+  rec.gain = last_.gain;
+  rec.horizon = last_.horizon;
+  rec.price = last_.price;
   awaiting_outcome_ = true;
   return last_;
 }

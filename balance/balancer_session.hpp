@@ -33,6 +33,9 @@ struct DecisionRecord {
   // window decided on and over the next one (0 until it is seen).
   double predicted_before = 0.0, predicted_after = 0.0;
   double measured_before = 0.0, measured_after = 0.0;
+  // Balance quality, the bottleneck ratio (predicted_quality): the slowest
+  // rank's compute over the best whole-column partition's, at the same costs.
+  double predicted_quality_before = 0.0, predicted_quality_after = 0.0;
   double gain = 0.0;        // seconds per iteration counted on, net of uncertainty
   double horizon = 0.0;     // iterations it was counted over
   double price = 0.0;       // seconds the step was priced at

@@ -305,6 +305,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
     d.predicted_mean += widths[r] * e.cost[r] / ranks;
     if (widths[r] * e.cost[r] > widths[slowest] * e.cost[slowest]) slowest = r;
   }
+  d.predicted_mean_after = d.predicted_mean;
   d.predicted_before = d.predicted_after = bottleneck(widths, e.cost);
   d.predicted_best = bottleneck(target, e.cost);
   // The slowest rank now is confirmed only beyond what the largest of P
@@ -338,6 +339,8 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   }
   d.partition = Partition::from_widths(current.interior(), next, settings_.min_width);
   d.predicted_after = bottleneck(next, e.cost);
+  d.predicted_mean_after = 0.0;
+  for (int r = 0; r < ranks; ++r) d.predicted_mean_after += next[r] * e.cost[r] / ranks;
   // Per-column costs do not depend on the stripes: the evidence carries
   // over (a change of speeds restarts it, see CostEvidence::add).
   windows_since_move_ = 0;

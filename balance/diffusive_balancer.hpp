@@ -93,9 +93,11 @@ struct BalanceDecision {
   int moved_columns = 0;   // sum of |moves|
   // The slowest rank's compute per iteration at the estimated per-column
   // costs, for the current stripes and for the new ones, and the mean over
-  // ranks (LAMMPS-style imbalance before/after: max / mean). Zero when no
-  // usable costs.
-  double predicted_before = 0.0, predicted_after = 0.0, predicted_mean = 0.0;
+  // ranks of each (LAMMPS-style imbalance before/after: max / mean; the mean
+  // moves with the stripes, since ranks' per-column costs differ). Zero
+  // when no usable costs.
+  double predicted_before = 0.0, predicted_after = 0.0;
+  double predicted_mean = 0.0, predicted_mean_after = 0.0;
   // The same for the best whole-column partition at those costs (within the
   // widths' limits): predicted_before / predicted_best is the bottleneck
   // ratio of the current stripes, 1 where none could do better.

@@ -23,23 +23,6 @@ const char* mode_name(BalanceMode m) {
 
 namespace {
 
-nlohmann::json decisions_json(const std::vector<DecisionRecord>& decisions) {
-  nlohmann::json log = nlohmann::json::array();
-  for (const auto& d : decisions) {
-    log.push_back({{"iteration", d.iteration},
-                   {"moved_columns", d.moved_columns},
-                   {"predicted_before", d.predicted_before},
-                   {"predicted_after", d.predicted_after},
-                   {"measured_before", d.measured_before},
-                   {"measured_after", d.measured_after},
-                   {"gain_s", d.gain},
-                   {"horizon", d.horizon},
-                   {"price_s", d.price},
-                   {"price_paid_s", d.price_paid}});
-  }
-  return log;
-}
-
 // The model's settings: what calibrates it.
 void put_model(nlohmann::json& j, const SimConfig& c) {
   j["noise"] = c.noise;
@@ -106,7 +89,6 @@ nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const Sim
   put_model(j, c);
   j["bottleneck_ratio_by_iteration"] = r.bottleneck_ratio;
   j["bottleneck_ratio_final"] = r.bottleneck_ratio.back();
-  j["decisions"] = decisions_json(r.decisions);
   j["time_s"] = r.time;
   j["model_seconds"] = wall;
   j["iteration_time_s"] = r.iteration_time;
@@ -114,7 +96,7 @@ nlohmann::json report_json(const RunIdentity& run, const SimConfig& c, const Sim
   j["share_pools"] = r.share_pools;  // as lu's JSON: each rank's pool (its lowest rank), [] with none
   j["columns"] = r.final_columns;
   j["max_columns"] = c.max_columns;
-  j.update(balance_json(r.history, r.moves, r.steps, r.moved_columns));
+  j.update(balance_json(r.history, r.moves, r.decisions, r.steps, r.moved_columns));
   if (history) j["history"] = history_json(r.history);
   return j;
 }

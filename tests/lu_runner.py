@@ -30,6 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from decision_log import check_decisions  # noqa: E402
 from best_partition import equal_widths, quality  # noqa: E402
 
 
@@ -112,6 +113,7 @@ def check_history(report, proc):
                      f"{moves.get((it, bnd), 0)}", proc)
     if sum(abs(m) for m in moves.values()) != report["moved_columns"]:
         fail("moved_columns does not match the recorded moves", proc)
+    check_decisions(report, lambda msg: fail(msg, proc))
     check_bottleneck_ratios(report, proc)
 
 

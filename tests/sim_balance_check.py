@@ -15,6 +15,8 @@ independently of balance/min_max_partition), at that iteration's true speeds. Ch
   still   4 and 8 ranks, equal speeds, 5% noise, 3 seeds each: no column moves
   change  2 ranks, class W, 1,1 then 1,0.5 from iteration 100: nothing moves before, the slow
           rank gives columns away after, worst ratio from iteration 130 on under 1.08
+Every case checks the decision log (decision_log.py), and strong, many and change that each logged
+step's predicted bottleneck ratio, before and after, is within 5% of the true one.
 """
 import json
 import os
@@ -23,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from best_partition import quality  # noqa: E402
+from decision_log import check_decisions  # noqa: E402
 
 
 def fail(msg):
@@ -38,7 +41,9 @@ def simulate(sim, args, name):
     if done.returncode != 0:
         fail(f"lu-sim failed: {done.stderr}")
     with open(path) as f:
-        return json.load(f)
+        report = json.load(f)
+    check_decisions(report, fail)
+    return report
 
 
 def widths(report):
@@ -50,6 +55,18 @@ def ratios(report):
     return [quality(w, s) for w, s in zip(widths(report), report["history"]["speed"])]
 
 
+def check_predictions(report, q, tolerance=0.05):
+    """Each logged step's predicted bottleneck ratio, before and after, is the true one (the model's
+    speeds) at its iteration and the next, within the tolerance: the balancer's estimates are what
+    its decision log claims."""
+    for d in report["decisions"]:
+        it = d["iteration"]
+        for key, true in (("before", q[it - 1]), ("after", q[it])):
+            predicted = d[f"predicted_bottleneck_ratio_{key}"]
+            if abs(predicted / true - 1) > tolerance:
+                fail(f"step after iteration {it}: predicted ratio {key} {predicted:.4f}, true {true:.4f}")
+
+
 def first_move(report):
     moves = report["balance_moves"]
     return min(m["iteration"] for m in moves) if moves else None
@@ -58,6 +75,7 @@ def first_move(report):
 def strong(sim):
     r = simulate(sim, ["-P", "2", "W", "--emulate-speeds", "1,0.444", "--noise", "0.03", "--seed", "1"], "strong")
     w, q = widths(r), ratios(r)
+    check_predictions(r, q)
     if w[-1][1] >= w[0][1] or any(w[i + 1][1] > w[i][1] for i in range(len(w) - 1)):
         fail(f"the slow rank took columns or gave none: {w[0]} -> {w[-1]}")
     settle = 3 * r["balance_every"]
@@ -73,6 +91,7 @@ def many(sim):
     r = simulate(sim, ["-P", "12", "A", "--iterations", "150", "--emulate-speeds", ",".join(map(str, speeds)),
                        "--noise", "0.02", "--seed", "2"], "many")
     w, q = widths(r), ratios(r)
+    check_predictions(r, q)
     worst = max(q[60:])
     if worst > 1.10:
         fail(f"12 ranks: worst bottleneck ratio after iteration 60: {worst:.3f} (limit 1.10)")
@@ -96,6 +115,7 @@ def change(sim):
     r = simulate(sim, ["-P", "2", "W", "--emulate-speeds", "1,1;@100:1,0.5", "--noise", "0.02", "--seed", "3"],
                  "change")
     w, q = widths(r), ratios(r)
+    check_predictions(r, q)
     moved_at = first_move(r)
     if moved_at is None or moved_at < 100:
         fail(f"first move after iteration {moved_at}: expected none before the change at 100")

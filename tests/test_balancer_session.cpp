@@ -32,7 +32,9 @@ TEST(BalancerSession, LogsPredictedAndMeasuredImbalanceAndThePricePaid) {
   EXPECT_NEAR(rec.predicted_before, 2.25 / 1.625, 1e-9);
   EXPECT_NEAR(rec.measured_before, 2.25 / 1.625, 1e-9);
   EXPECT_LT(rec.measured_after, 1.05);
-  EXPECT_LT(rec.predicted_after, 1.05);
+  // After: 43 x 1 and 19 x 2.25 = 42.75, over their own mean (not the
+  // stripes' before, whose mean is other: the ranks' costs differ).
+  EXPECT_NEAR(rec.predicted_after, 43.0 / 42.875, 1e-9);
   EXPECT_DOUBLE_EQ(rec.price_paid, 4.0);
   EXPECT_DOUBLE_EQ(s.step_price(), 4.0);
 }
@@ -51,6 +53,10 @@ TEST(BalancerSession, PredictsTheBottleneckRatioBeforeAndAfter) {
   ASSERT_EQ(s.current().widths(), (std::vector<int>{43, 19}));
   EXPECT_NEAR(q.before, 69.75 / 43, 1e-12);
   EXPECT_NEAR(q.after, 1.0, 1e-12);
+  // The log keeps the step's quality (the reports' "decisions" write it).
+  ASSERT_EQ(s.log().size(), 1u);
+  EXPECT_EQ(s.log()[0].predicted_quality_before, q.before);
+  EXPECT_EQ(s.log()[0].predicted_quality_after, q.after);
   // Within limits: rank 0 may hold 40 columns at most, so 40,22 is the best (max(40, 49.5)).
   BalancerSession limited(settings(), start);
   limited.set_max_widths({40, 62});

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "balance/diffusive_balancer.hpp"
+#include "lu/io/decision_record.hpp"
 #include "lu/isa.hpp"
 
 namespace npblu {
@@ -235,8 +236,8 @@ void put_results(nlohmann::json& j, const RunReport& r) {
 
 }  // namespace
 
-nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
-                            int moved_columns) {
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves,
+                            std::span<const DecisionRecord> decisions, int steps, int moved_columns) {
   nlohmann::json j;
   j["balance_steps"] = steps;
   j["moved_columns"] = moved_columns;
@@ -246,6 +247,7 @@ nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMo
   for (const auto& m : moves)
     list.push_back({{"iteration", m.iteration}, {"boundary", m.boundary}, {"columns", m.columns}});
   j["balance_moves"] = list;
+  j["decisions"] = decisions_json(decisions);
   nlohmann::json ranks = nlohmann::json::array();
   for (const auto& l : history.loads())
     ranks.push_back({{"columns", l.columns},
@@ -265,7 +267,7 @@ nlohmann::json to_json(const RunReport& r) {
   nlohmann::json levels = nlohmann::json::array();
   for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));
   j["isa_supported"] = levels;
-  j.update(balance_json(r.history, r.moves, r.balance_steps, r.moved_columns));
+  j.update(balance_json(r.history, r.moves, r.decisions, r.balance_steps, r.moved_columns));
   // At the speeds the ranks measured (lu-sim's keys of the same name are at its modelled speeds).
   j["bottleneck_ratio"] = r.history.window_bottleneck_ratio(0, r.history.iterations(), r.max_columns);
   j["bottleneck_ratio_by_iteration"] = r.history.bottleneck_ratio_by_iteration(r.max_columns);

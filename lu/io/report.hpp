@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "balance/balancer_session.hpp"
 #include "lu/grid.hpp"
 #include "lu/io/run_history.hpp"
 #include "lu/io/run_identity.hpp"
@@ -38,8 +39,9 @@ struct RunReport {
   // Per rank its share pool (balance/share_pools: the lowest rank of the
   // pool, -1 for none; empty: no pools), as the balancer read them.
   std::vector<int> share_pools;
-  RunHistory history;              // per iteration and rank
-  std::vector<BalanceMove> moves;  // every balancing move
+  RunHistory history;                     // per iteration and rank
+  std::vector<BalanceMove> moves;         // every balancing move
+  std::vector<DecisionRecord> decisions;  // the balancer's log: each step that moved columns (this run's)
 
   /// max(compute) / mean(compute) over ranks for the whole run: 1 is perfect balance.
   [[nodiscard]] double imbalance() const { return history.window_imbalance(0, history.iterations()); }
@@ -56,8 +58,8 @@ nlohmann::json to_json(const RunReport& r);
 
 // The parts of the JSON report that lu-sim's shares (sim/report_json.cpp).
 /// "balance_steps", "moved_columns", "imbalance_by_iteration", "imbalance",
-/// "balance_moves", "rank_loads".
-nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves, int steps,
-                            int moved_columns);
+/// "balance_moves", "decisions" (lu/io/decision_record), "rank_loads".
+nlohmann::json balance_json(const RunHistory& history, std::span<const BalanceMove> moves,
+                            std::span<const DecisionRecord> decisions, int steps, int moved_columns);
 
 }  // namespace npblu

@@ -94,6 +94,7 @@ RunReport build_report(const RunContext& ctx, const RunIdentity& run, const LuSo
     report.balance_steps = balancing->steps();
     report.moved_columns = balancing->moved_columns();
     report.moves = balancing->moves();
+    report.decisions = balancing->log();
     report.max_columns = balancing->max_widths();
     report.share_pools = balancing->share_pools();
   }
