@@ -3,9 +3,9 @@
 
 Top: which global columns each rank owned at every iteration, as coloured
 bands, with a tick at every balancing move. Below: compute and wait seconds
-per rank and iteration, and, when some rank time-shared its core (a median
-core share under 0.9), each rank's core share: on-CPU time over on-CPU plus
-run-queue time. Bottom: the balance quality of every iteration, the
+per rank and iteration, and, when some rank time-shared its core (the
+report's rule: over the whole run, on-CPU time over on-CPU plus run-queue
+time under 0.9), each rank's core share per iteration. Bottom: the balance quality of every iteration, the
 bottleneck ratio (max over ranks of width / speed over the same for the best
 whole-column partition; 1: no stripes could do better), on a fixed scale
 up to 1.5 with a dashed line at 1.05; iterations above 1.5 are drawn at
@@ -36,6 +36,9 @@ RATIO_TOP = 1.5
 RATIO_LIMITS = (0.98, 1.52)
 RATIO_BAR = 1.05
 RATIO_COLOUR = "#404040"
+# A rank with less of its core than this over the run time-shared it: lu's report says so at the
+# same threshold (kWholeCoreShare, balance/diffusive_balancer.hpp), from the same sums.
+WHOLE_CORE_SHARE = 0.9
 
 
 def text(attr):
@@ -52,10 +55,15 @@ def read_trace(path):
         t = {k: f["iterations/" + k][:] for k in ("iteration", "column_begin", "column_end",
                                                    "compute_seconds", "wait_seconds")}
         t["moves"] = f["balance/iteration"][:]
-        t["share"] = None
+        t["share"], t["shared"] = None, False
         if "iterations/on_cpu_seconds" in f:
             cpu = f["iterations/on_cpu_seconds"][:]
             runnable = cpu + f["iterations/run_delay_seconds"][:]
+            # The report's rule (RunHistory::lowest_core_share): each rank's share over the whole
+            # run, 1 where nothing was measured.
+            total_cpu, total_runnable = cpu.sum(axis=0), runnable.sum(axis=0)
+            whole_run = np.where(total_runnable > 0, total_cpu / np.maximum(total_runnable, 1e-300), 1.0)
+            t["shared"] = bool((whole_run < WHOLE_CORE_SHARE).any())
             if (runnable > 0).all():
                 t["share"] = cpu / runnable
         # Traces written before the ratio was recorded have no such dataset: no bottom panel.
@@ -132,7 +140,7 @@ def main():
     t = read_trace(a.trace)
     it, ranks, share, ratio = t["iteration"], t["ranks"], t["share"], t["ratio"]
 
-    shared = share is not None and any(sorted(share[:, r])[len(it) // 2] < 0.9 for r in range(ranks))
+    shared = t["shared"] and share is not None
     colours = plt.get_cmap("tab10")
     many = ranks > 12
     rows = 3 + int(shared) + int(ratio is not None)

@@ -187,6 +187,18 @@ def check_sim_file(trace, png, report):
     check_picture(trace, png)
 
 
+def check_shared_as_reported(trace, stdout):
+    """The picture says ranks time-shared cores exactly when lu's report does (one rule: a rank's
+    core share over the whole run under kWholeCoreShare)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "runs"))
+    import plot_trace  # noqa: E402
+    drawn = plot_trace.read_trace(trace)["shared"]
+    reported = "% of its core: speeds measured on shared cores" in stdout
+    if drawn != reported:
+        fail(f"the picture says ranks time-shared cores: {drawn}; lu's report: {reported}")
+    print(f"time-shared cores: {drawn} in the picture and in the report")
+
+
 def run_and_check(mode, cmd, trace):
     """schema and plot modes: run lu to the end, check the file (and render it)."""
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -198,6 +210,7 @@ def run_and_check(mode, cmd, trace):
     check_ratio_as_reported(trace, trace[:-3] + ".json")
     os.remove(trace[:-3] + ".json")
     if mode == "plot":
+        check_shared_as_reported(trace, proc.stdout)
         png = trace[:-3] + ".png"
         subprocess.run([sys.executable, os.path.join(HERE, "..", "runs", "plot_trace.py"), trace, "-o", png],
                        check=True)
