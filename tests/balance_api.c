@@ -176,13 +176,6 @@ static double value_of(int array, int column, int element) {
 }
 
 /* Bulk-synchronous timings: every rank waits for the slowest. */
-static void fake_iteration(const int* cuts, const double* cost, double* compute, double* wait) {
-  double slowest = 0.0;
-  for (int r = 0; r < size; ++r) slowest = fmax(slowest, (cuts[r + 1] - cuts[r]) * cost[r]);
-  *compute = (cuts[rank + 1] - cuts[rank]) * cost[rank];
-  *wait = slowest - *compute;
-}
-
 static double* columns_array(int begin, int end, int per_column) {
   return (double*)malloc(sizeof(double) * (size_t)(end - begin) * per_column);
 }
@@ -205,7 +198,7 @@ static void test_convergence(void) {
   for (int it = 0; it < 200; ++it) {
     npblu_balancer_cuts(h, cuts);
     double compute, wait;
-    fake_iteration(cuts, cost, &compute, &wait);
+    bulk_synchronous_iteration(cuts, cost, &compute, &wait);
     int changed = 0;
     CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed: %s",
           npblu_balancer_error_message(h));
@@ -274,7 +267,7 @@ static void test_first_step_priced(void) {
     int cuts[9], changed = 0;
     double compute, wait;
     npblu_balancer_cuts(h, cuts);
-    fake_iteration(cuts, cost, &compute, &wait);
+    bulk_synchronous_iteration(cuts, cost, &compute, &wait);
     CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed");
   }
   int decisions, changes, moved;
@@ -445,7 +438,7 @@ static void test_memory_limits(void) {
             cuts[r + 1] - cuts[r], limits[r]);
     }
     double compute, wait;
-    fake_iteration(cuts, cost, &compute, &wait);
+    bulk_synchronous_iteration(cuts, cost, &compute, &wait);
     int changed = 0;
     CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed: %s",
           npblu_balancer_error_message(h));

@@ -21,17 +21,17 @@ enum { kColumns = 240 };
 static double slowest_of(const npblu_balancer* h, const double* cost) {
   int cuts[9];
   npblu_balancer_cuts(h, cuts);
-  double slowest = 0.0;
-  for (int r = 0; r < size; ++r) slowest = fmax(slowest, (cuts[r + 1] - cuts[r]) * cost[r]);
-  return slowest;
+  double compute, wait;
+  return bulk_synchronous_iteration(cuts, cost, &compute, &wait);
 }
 
 /* Feeds one bulk-synchronous iteration (every rank waits for the slowest); whether it moved. */
 static int feed(npblu_balancer* h, const double* cost) {
   int cuts[9], changed = 0;
   npblu_balancer_cuts(h, cuts);
-  const double compute = (cuts[rank + 1] - cuts[rank]) * cost[rank];
-  CHECK(npblu_balancer_feed(h, compute, slowest_of(h, cost) - compute, &changed) == NPBLU_OK, "feed");
+  double compute, wait;
+  bulk_synchronous_iteration(cuts, cost, &compute, &wait);
+  CHECK(npblu_balancer_feed(h, compute, wait, &changed) == NPBLU_OK, "feed");
   return changed;
 }
 

@@ -1,9 +1,11 @@
 /* The frame of the balance API's C tests on MPI (tests/balance_api.c, tests/balance_quality_api.c):
- * this rank's failures, CHECK, and the main that runs a file's tests on 2 to 8 ranks and exits 0
- * on pass, 1 on any rank's failure (on every rank), 2 on another rank count. */
+ * this rank's failures, CHECK, the times of a made-up bulk-synchronous iteration, and the main that
+ * runs a file's tests on 2 to 8 ranks and exits 0 on pass, 1 on any rank's failure (on every rank),
+ * 2 on another rank count. */
 #ifndef NPBLU_TESTS_MPI_C_TEST_H
 #define NPBLU_TESTS_MPI_C_TEST_H
 
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 
@@ -18,6 +20,17 @@ static int rank = 0, size = 1, failures = 0;
       ++failures;                                                 \
     }                                                             \
   } while (0)
+
+/* One bulk-synchronous iteration on the stripes `cuts` (size + 1 entries) at per-column costs
+ * `cost`: this rank computes its width times its cost and waits for the slowest rank. Returns the
+ * slowest rank's time. */
+static double bulk_synchronous_iteration(const int* cuts, const double* cost, double* compute, double* wait) {
+  double slowest = 0.0;
+  for (int r = 0; r < size; ++r) slowest = fmax(slowest, (cuts[r + 1] - cuts[r]) * cost[r]);
+  *compute = (cuts[rank + 1] - cuts[rank]) * cost[rank];
+  *wait = slowest - *compute;
+  return slowest;
+}
 
 typedef void (*mpi_c_test)(void);
 
