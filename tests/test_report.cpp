@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lu/io/decision_record.hpp"
 #include "lu/io/report.hpp"
 
 using namespace npblu;
@@ -63,6 +64,38 @@ TEST(Report, JsonHasEveryFieldOfTheRunIdentity) {
   EXPECT_EQ(j.at("emulated_speeds").at("spec"), "1,0.5,1;@20:1,1,1");
   EXPECT_EQ(j.at("emulated_speeds").at("schedule")[1].at("from_iteration"), 20);
   EXPECT_TRUE(to_json(sample_report()).at("emulated_speeds").is_null());
+}
+
+// The decision log's entries carry every row of the table, integers as
+// integers, each value the record's own at full precision (the table and
+// the generator are what both reports write).
+TEST(Report, JsonDecisionLogHasEveryFieldOfTheTable) {
+  RunReport r = sample_report();
+  DecisionRecord d;
+  d.iteration = 35;
+  d.moved_columns = 4;
+  d.predicted_before = 1.25;
+  d.predicted_after = std::nextafter(1.0, 2.0);
+  d.predicted_quality_before = 1.5;
+  d.predicted_quality_after = 1.0;
+  d.measured_before = 1.2;
+  d.gain = 1e-3;
+  d.horizon = 100;
+  d.price = 2e-3;
+  d.price_paid = 3e-3;
+  r.decisions = {d};
+  const auto back = nlohmann::json::parse(to_json(r).dump());
+  const auto& entry = back.at("decisions").at(0);
+  EXPECT_EQ(entry.size(), decision_record_fields().size());
+  for (const DecisionFieldInfo& f : decision_record_fields()) {
+    ASSERT_TRUE(entry.contains(f.json_name)) << f.json_name;
+    EXPECT_EQ(entry.at(f.json_name).is_number_integer(), f.type == RecordType::integer) << f.json_name;
+    EXPECT_EQ(entry.at(f.json_name).get<double>(), f.read(d)) << f.json_name;
+  }
+  EXPECT_EQ(entry.at("iteration"), 35);
+  EXPECT_EQ(entry.at("predicted_imbalance_after").get<double>(), std::nextafter(1.0, 2.0));
+  EXPECT_EQ(entry.at("predicted_bottleneck_ratio_before").get<double>(), 1.5);
+  EXPECT_TRUE(to_json(sample_report()).at("decisions").empty());  // no step, no entry
 }
 
 TEST(Report, FailedVerificationIsUnsuccessful) {
