@@ -102,6 +102,15 @@ double DiffusiveBalancer::equalising_shift(int width_r, const RankWindow& r, int
 
 namespace {
 
+/// The mean over ranks of width x per-column cost: the denominator of the
+/// predicted imbalance (max / mean), for the stripes before and after a step.
+double mean_load(std::span<const int> widths, std::span<const double> cost) {
+  const int ranks = static_cast<int>(widths.size());
+  double mean = 0.0;
+  for (int r = 0; r < ranks; ++r) mean += widths[r] * cost[r] / ranks;
+  return mean;
+}
+
 // Neighbours that all get only part of a core are most likely sharing one:
 // each one's share is then set by the others' load (the busier one gets
 // more), so it says nothing about their relative speed, and following it
@@ -301,11 +310,9 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
 
   const std::vector<int> target = best_widths_near(e.cost, widths, settings_.min_width, max_widths_);
   int slowest = 0;
-  for (int r = 0; r < ranks; ++r) {
-    d.predicted_mean += widths[r] * e.cost[r] / ranks;
+  for (int r = 0; r < ranks; ++r)
     if (widths[r] * e.cost[r] > widths[slowest] * e.cost[slowest]) slowest = r;
-  }
-  d.predicted_mean_after = d.predicted_mean;
+  d.predicted_mean = d.predicted_mean_after = mean_load(widths, e.cost);
   d.predicted_before = d.predicted_after = bottleneck(widths, e.cost);
   d.predicted_best = bottleneck(target, e.cost);
   // The slowest rank now is confirmed only beyond what the largest of P
@@ -339,8 +346,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   }
   d.partition = Partition::from_widths(current.interior(), next, settings_.min_width);
   d.predicted_after = bottleneck(next, e.cost);
-  d.predicted_mean_after = 0.0;
-  for (int r = 0; r < ranks; ++r) d.predicted_mean_after += next[r] * e.cost[r] / ranks;
+  d.predicted_mean_after = mean_load(next, e.cost);
   // Per-column costs do not depend on the stripes: the evidence carries
   // over (a change of speeds restarts it, see CostEvidence::add).
   windows_since_move_ = 0;

@@ -2,19 +2,20 @@
 """Draws a partition trace written by `lu --trace FILE.h5`.
 
 Top: which global columns each rank owned at every iteration, as coloured
-bands, with a tick at every balancing move. Below: compute and wait seconds
-per rank and iteration, and, when some rank time-shared its core (the
-report's rule: over the whole run, on-CPU time over on-CPU plus run-queue
-time under 0.9), each rank's core share per iteration. Bottom: the balance quality of every iteration, the
-bottleneck ratio (max over ranks of width / speed over the same for the best
-whole-column partition; 1: no stripes could do better), on a fixed scale
-up to 1.5 with a dashed line at 1.05; iterations above 1.5 are drawn at
-the top and counted above the panel (which also says where ranks
-time-shared their cores: speeds read by the wall clock then depend on each
-other's work). Beyond 12 ranks the bands get alternating shades with every
-cut drawn as a line, and compute and wait become rank x iteration maps, so
-64 or 1024 ranks stay readable. Needs Debian's python3-h5py and
-python3-matplotlib. Traces of lu-sim (the model) have the same schema.
+bands, with a tick at every balancing move. Below: compute and wait
+seconds per rank and iteration, and, when some rank time-shared its core
+(the report's rule: over the whole run, on-CPU time over on-CPU plus
+run-queue time under 0.9), each rank's core share per iteration. Bottom:
+the balance quality of every iteration, the bottleneck ratio (max over
+ranks of width / speed over the same for the best whole-column partition;
+1: no stripes could do better), on a fixed scale up to 1.5 with a dashed
+line at 1.05; iterations above 1.5 are drawn at the top and counted above
+the panel (which also says where ranks time-shared their cores: speeds
+read by the wall clock then depend on each other's work). Beyond 12 ranks
+the bands get alternating shades with every cut drawn as a line, and
+compute and wait become rank x iteration maps, so 64 or 1024 ranks stay
+readable. Needs Debian's python3-h5py and python3-matplotlib. Traces of
+lu-sim (the model) have the same schema.
 
   runs/plot_trace.py run.h5 -o run.png
 """
