@@ -17,7 +17,9 @@ Scenarios (class A, 2 ranks unless said):
             and time diffusive/off (within 1%); and whether the ranks were
             equal: each off run's compute imbalance, and each diffusive run's
             equal stripes over the best whole-column partition at the speeds
-            it measured after iteration 20 (tests/best_partition.py)
+            it measured after iteration 20 (tests/best_partition.py); each
+            step after iteration 20 with the compute imbalance measured in the
+            windows before and after it (the decision log)
   defaults  the choice of --balance-every K and --balance-damping A: for each
             pair, steady 1,0.444 (time / ideal, imbalance 21-30) and 2 equal
             ranks (columns moved after iteration 20: oscillation)
@@ -58,6 +60,14 @@ def median_run(runs):
 
 def late_moves(r, after):
     return sum(abs(m["columns"]) for m in r["balance_moves"] if m["iteration"] > after)
+
+
+def late_steps(r, after):
+    """The decision log's steps after iteration `after`, each as iteration, columns moved and the
+    compute imbalance (max / mean over ranks) measured in the window before and after it: a step
+    that answered a real difference of speed lowers it; one taken on noise leaves it where it was."""
+    return [f"it {d['iteration']}: {d['moved_columns']} col, measured {d['measured_imbalance_before']:.3f}"
+            f" -> {d['measured_imbalance_after']:.3f}" for d in r["decisions"] if d["iteration"] > after]
 
 
 def iteration_widths(h, i):
@@ -160,7 +170,7 @@ def noharm_section(a):
           "   the diffusive run measured after iteration 20 (1.000: equal stripes were best, the ranks equal)")
     for k in a.every:
         times = {"off": [], "diffusive": []}
-        late, off_imbalance, equal_over_best = [], [], []
+        late, off_imbalance, equal_over_best, steps = [], [], [], []
         for _ in range(a.repeats):
             off = run(a, 2, ["--balance", "off"])
             times["off"].append(off["time_s"])
@@ -168,6 +178,7 @@ def noharm_section(a):
             r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
             times["diffusive"].append(r["time_s"])
             late.append(late_moves(r, 20))
+            steps.append(late_steps(r, 20))
             equal_over_best.append(round(equal_stripes_over_best(r, 20), 3))
         off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
         print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
@@ -176,6 +187,9 @@ def noharm_section(a):
         held = [m for m, e in zip(late, equal_over_best) if e <= 1.01]
         print(f"      runs whose ranks measured equal (equal / best <= 1.01): {len(held)} of {a.repeats}, "
               f"columns they moved after iteration 20: {held}", flush=True)
+        for run_index, run_steps in enumerate(steps):
+            if run_steps:
+                print(f"      run {run_index + 1}, steps after iteration 20: {'; '.join(run_steps)}", flush=True)
 
 
 def defaults_section(a):
