@@ -20,6 +20,7 @@ lu-sim (the model) have the same schema.
   runs/plot_trace.py run.h5 -o run.png
 """
 import argparse
+import os
 import sys
 
 import h5py
@@ -53,29 +54,52 @@ def read_trace(path):
     except OSError as e:
         sys.exit(f"plot_trace: cannot open {path}: {e}")
     with f:
-        t = {k: f["iterations/" + k][:] for k in ("iteration", "column_begin", "column_end",
-                                                   "compute_seconds", "wait_seconds")}
-        t["moves"] = f["balance/iteration"][:]
-        t["share"], t["shared"] = None, False
-        if "iterations/on_cpu_seconds" in f:
-            cpu = f["iterations/on_cpu_seconds"][:]
-            runnable = cpu + f["iterations/run_delay_seconds"][:]
-            # The report's rule (RunHistory::lowest_core_share): each rank's share over the whole
-            # run, 1 where nothing was measured.
-            total_cpu, total_runnable = cpu.sum(axis=0), runnable.sum(axis=0)
-            whole_run = np.where(total_runnable > 0, total_cpu / np.maximum(total_runnable, 1e-300), 1.0)
-            t["shared"] = bool((whole_run < WHOLE_CORE_SHARE).any())
-            if (runnable > 0).all():
-                t["share"] = cpu / runnable
-        # Traces written before the ratio was recorded have no such dataset: no bottom panel.
-        t["ratio"] = f["iterations/bottleneck_ratio"][:] if "iterations/bottleneck_ratio" in f else None
-        t["ranks"] = int(f.attrs["ranks"][0])
-        for k in ("class", "balance", "emulated_speeds"):
-            t[k] = text(f.attrs[k])
-        t["grid"] = f.attrs["grid"]
+        try:
+            return trace_contents(f)
+        except KeyError as e:  # a checkpoint, or another HDF5 file
+            sys.exit(f"plot_trace: {path} is not a partition trace of lu or lu-sim (no {e.args[0]})")
+
+
+def trace_contents(f):
+    """read_trace's dict from an open trace; KeyError names what it lacks."""
+    for name in ("iterations/iteration", "iterations/column_begin", "iterations/column_end",
+                 "iterations/compute_seconds", "iterations/wait_seconds", "balance/iteration"):
+        if name not in f:
+            raise KeyError(name)
+    t = {k: f["iterations/" + k][:] for k in ("iteration", "column_begin", "column_end",
+                                               "compute_seconds", "wait_seconds")}
+    t["moves"] = f["balance/iteration"][:]
+    t["share"], t["shared"] = None, False
+    if "iterations/on_cpu_seconds" in f:
+        cpu = f["iterations/on_cpu_seconds"][:]
+        runnable = cpu + f["iterations/run_delay_seconds"][:]
+        # The report's rule (RunHistory::lowest_core_share): each rank's share over the whole
+        # run, 1 where nothing was measured.
+        total_cpu, total_runnable = cpu.sum(axis=0), runnable.sum(axis=0)
+        whole_run = np.where(total_runnable > 0, total_cpu / np.maximum(total_runnable, 1e-300), 1.0)
+        t["shared"] = bool((whole_run < WHOLE_CORE_SHARE).any())
+        if (runnable > 0).all():
+            t["share"] = cpu / runnable
+    # Traces written before the ratio was recorded have no such dataset: no bottom panel.
+    t["ratio"] = f["iterations/bottleneck_ratio"][:] if "iterations/bottleneck_ratio" in f else None
+    t["ranks"] = int(f.attrs["ranks"][0])
+    for k in ("class", "balance", "emulated_speeds"):
+        t[k] = text(f.attrs[k])
+    t["grid"] = f.attrs["grid"]
     if len(t["iteration"]) == 0:
         sys.exit("plot_trace: the trace holds no iterations")
     return t
+
+
+def output_path(name):
+    """The PNG that -o names, checked before anything is drawn: a .png name in a directory that
+    exists (matplotlib would add .png to a name without it, and fail only after drawing)."""
+    if not name.lower().endswith(".png"):
+        sys.exit(f"plot_trace: -o {name!r}: the picture is a PNG; give a name ending in .png")
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        sys.exit(f"plot_trace: -o {name!r}: cannot write a file there")
+    return name
 
 
 def draw_many(fig, axes, t):
@@ -138,6 +162,7 @@ def main():
     p.add_argument("trace")
     p.add_argument("-o", "--output", required=True, help="PNG to write")
     a = p.parse_args()
+    output = output_path(a.output)
     t = read_trace(a.trace)
     it, ranks, share, ratio = t["iteration"], t["ranks"], t["share"], t["ratio"]
 
@@ -171,8 +196,8 @@ def main():
         title += f", emulated speeds {emulation if len(emulation) < 40 else emulation[:37] + '...'}"
     top.set_title(title, fontsize="medium")
     fig.tight_layout()
-    fig.savefig(a.output, dpi=110)
-    print(f"wrote {a.output}")
+    fig.savefig(output, dpi=110)
+    print(f"wrote {output}")
 
 
 if __name__ == "__main__":

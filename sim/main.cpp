@@ -2,6 +2,7 @@
 // balancer (see sim/simulation.hpp). Its command line (sim/sim_options.hpp)
 // shares lu's options where they mean the same; the cost and network options
 // calibrate the model.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -34,6 +35,9 @@ void check_outputs(const SimCommandLine& cl) {
   }
   if (auto problem = same_file_problem(files); !problem.empty()) throw UsageError(problem);
 }
+
+// The iteration after which a run counts as settled (the worst ratio after it).
+constexpr int kSettled = 20;
 
 double worst_from(const std::vector<double>& ratio, int first) {
   double worst = 0.0;
@@ -72,13 +76,15 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
       "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "
       "columns migrated %d\n",
       r.time, r.time / c.iterations, r.steps, r.moved_columns, r.migrated_columns);
+  const int window = std::min(c.settings.every, c.iterations);  // a short run has fewer
   std::printf("imbalance (compute max/mean) first %d iterations %.3f, last %d %.3f; model ran in %.3f s\n",
-              c.settings.every, r.history.window_imbalance(0, c.settings.every), c.settings.every,
-              r.history.window_imbalance(c.iterations - c.settings.every, c.iterations), wall);
-  std::printf(
-      "bottleneck ratio (max width/speed over the best partition's) first %.3f, worst after "
-      "iteration 20 %.3f, final %.3f\n",
-      r.bottleneck_ratio.front(), worst_from(r.bottleneck_ratio, 20), r.bottleneck_ratio.back());
+              window, r.history.window_imbalance(0, window), window,
+              r.history.window_imbalance(c.iterations - window, c.iterations), wall);
+  std::printf("bottleneck ratio (max width/speed over the best partition's) first %.3f, ",
+              r.bottleneck_ratio.front());
+  if (c.iterations > kSettled)
+    std::printf("worst after iteration %d %.3f, ", kSettled, worst_from(r.bottleneck_ratio, kSettled));
+  std::printf("final %.3f\n", r.bottleneck_ratio.back());
   if (c.ranks > 16) return;
   const auto loads = r.history.loads();
   std::printf("%6s %8s %12s %12s\n", "rank", "columns", "compute s", "wait s");
@@ -90,15 +96,15 @@ int run(const SimCommandLine& cl, const std::string& command_line) {
   check_outputs(cl);
   const SimConfig& c = cl.config;
   const RunIdentity run = run_identity(c, cl.class_name, command_line);
-  std::unique_ptr<TraceWriter> trace;
-  if (!cl.trace_path.empty()) trace = std::make_unique<TraceWriter>(cl.trace_path, cl.trace_overwrite, run);
   const auto t0 = std::chrono::steady_clock::now();
   const SimResult r = simulate(c);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (trace) {
-    trace->append(r.history, 1, r.bottleneck_ratio);
-    trace->append_moves(r.moves);
-    trace->commit();
+  // Opened once the model ran: a run that fails leaves no trace file behind.
+  if (!cl.trace_path.empty()) {
+    TraceWriter trace(cl.trace_path, cl.trace_overwrite, run);
+    trace.append(r.history, 1, r.bottleneck_ratio);
+    trace.append_moves(r.moves);
+    trace.commit();
   }
   if (!cl.quiet) print_summary(c, r, wall);
   if (!cl.json_path.empty()) {

@@ -2,7 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -14,6 +17,7 @@
 #include "lu/mpi/messages.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
+#include "sim/simulation.hpp"
 #include "verify/class_table.hpp"
 
 namespace npblu::sim {
@@ -27,7 +31,7 @@ bool shared_with_lu(std::string_view name) {
 
 // The model's own values that need converting after the parse.
 struct Collected {
-  std::string balance = "off", speeds, unpinned, share_pools = "on";
+  std::string balance = "off", speeds, unpinned, share_pools = "on", seed, cores, core_speeds, max_columns;
 };
 
 void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text) {
@@ -43,7 +47,7 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
       "--noise-correlation", c.noise_correlation,
       "Lag-1 autocorrelation of each rank's noise in time, AR(1) with the same marginal deviation as "
       "--noise (0: independent; 0.9: slow drifts)");
-  app.add_option("--seed", c.seed, "Seed of the noise");
+  app.add_option("--seed", text.seed, "Seed of the noise, a whole number from 0 to 2^64 - 1 (default 1)");
   app.add_option("--migration-iterations", c.migration_iterations,
                  "Price of a balancing step, in modelled iterations of the widest stripe (default 1)");
   app.add_option("--migration-column-seconds", c.migration_column_seconds,
@@ -54,9 +58,8 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
   app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
   app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
-  app.add_option("--cores", c.cores,
-                 "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)")
-      ->delimiter(',');
+  app.add_option("--cores", text.cores,
+                 "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)");
   app.add_option("--core-slice", c.core_slice,
                  "With --cores or --unpinned: seconds a rank keeps a core while another rank of it is ready "
                  "(default 0.006)");
@@ -66,17 +69,15 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_option("--scheduler-period", c.unpinned.scheduler_period,
                  "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
                  "average (default 0.13, as measured on a 2-core VM)");
-  app.add_option("--core-speeds", c.core_speeds,
+  app.add_option("--core-speeds", text.core_speeds,
                  "With --cores or --unpinned: each core's speed by its number (the unpinned nodes' cores "
-                 "numbered node by node), e.g. 1,0.85 (default: 1 each)")
-      ->delimiter(',');
+                 "numbered node by node), e.g. 1,0.85, each in [0.001, 1000] (default: 1 each)");
   app.add_option("--share-pools", text.share_pools,
                  "on | off: off reads every rank at its own core share, as the balancer did before share "
                  "pools (for comparison; default on)");
-  app.add_option("--max-columns", c.max_columns,
+  app.add_option("--max-columns", text.max_columns,
                  "The most columns each rank's memory holds, e.g. 40,40,30: the balancer keeps within them "
-                 "(default: no limit)")
-      ->delimiter(',');
+                 "(default: no limit)");
   app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
 }
 
@@ -110,6 +111,39 @@ void parse_unpinned(const std::string& text, SimConfig::Unpinned& u) {
   u.node_cores = *cores;
 }
 
+// A comma list as lu's --columns takes it: every item whole, none empty.
+std::vector<int> int_list(const char* option, const std::string& text) {
+  const std::optional<std::vector<int>> values = parse_int_list(text);
+  if (!values)
+    throw UsageError(std::string(option) + " " + quote_value(text) +
+                     " is not a comma-separated list of integers");
+  return *values;
+}
+
+std::vector<double> number_list(const char* option, const std::string& text) {
+  std::vector<double> values;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::optional<double> v = parse_double(text.substr(start, comma - start));
+    if (!v)
+      throw UsageError(std::string(option) + " " + quote_value(text) +
+                       " is not a comma-separated list of numbers");
+    values.push_back(*v);
+    if (comma == std::string::npos) return values;
+    start = comma + 1;
+  }
+}
+
+// A whole number in [0, 2^64 - 1]: CLI11 would wrap -1 and saturate 2^64.
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw UsageError("--seed " + quote_value(text) +
+                     ": expected a whole number from 0 to 18446744073709551615");
+  return seed;
+}
+
 bool parse_share_pools(const std::string& text) {
   if (text == "on") return true;
   if (text == "off") return false;
@@ -119,7 +153,12 @@ bool parse_share_pools(const std::string& text) {
 BalanceMode model_balance(const std::string& text) {
   if (text == "best") return BalanceMode::best;
   RunConfig rc;
-  set_option(rc, "balance", text);  // lu's modes and lu's message for anything else
+  try {
+    set_option(rc, "balance", text);  // lu's modes
+  } catch (const UsageError&) {
+    throw UsageError("--balance " + quote_value(text) +
+                     " is not a mode (expected off, static, diffusive or best)");
+  }
   switch (rc.balance.mode) {
     case npblu::BalanceMode::off:
       return BalanceMode::off;
@@ -136,14 +175,23 @@ BalanceMode model_balance(const std::string& text) {
 // Returned in --emulate-speeds syntax, which SpeedSchedule parses.
 std::string read_speed_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError("--emulate-speeds: cannot read speeds file " + quote_value(path));
+  if (!in || std::filesystem::is_directory(path))
+    throw UsageError("--emulate-speeds: cannot read speeds file " + quote_value(path));
   std::string line, spec, segment;
-  while (std::getline(in, line)) {
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
     if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
     std::istringstream words(line);
     std::string word;
     if (!(words >> word)) continue;
+    if (std::string more; words >> more)
+      throw UsageError("--emulate-speeds: speeds file " + quote_value(path) + ", line " +
+                       std::to_string(line_number) + ": one speed (or @ITERATION) a line, got " +
+                       quote_value(word + " " + more));
     if (word[0] == '@') {
+      if (spec.empty() && segment.empty())
+        throw UsageError("--emulate-speeds: speeds file " + quote_value(path) + ", line " +
+                         std::to_string(line_number) + ": the initial speeds must come before " +
+                         quote_value(word));
       spec += segment + ";" + word + ":";
       segment.clear();
     } else {
@@ -171,7 +219,10 @@ void check_costs(const CostModel& cost) {
                      ": must be a finite number of bytes per second > 0");
 }
 
-// A speed, finite and > 0, for every core the ranks run on.
+// A speed for every core the ranks run on, and none for a core they do not:
+// within a million to one of each other (the model steps time by work over
+// speed, and beyond that the steps fall below a double's resolution).
+constexpr double kMinCoreSpeed = 1e-3, kMaxCoreSpeed = 1e3;
 void check_core_speeds(const SimConfig& c) {
   if (c.core_speeds.empty()) return;
   const std::vector<int> cores = starting_cores(c);
@@ -181,9 +232,14 @@ void check_core_speeds(const SimConfig& c) {
     throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) +
                      " speeds: none for core " + std::to_string(last));
   for (const double s : c.core_speeds)
-    if (!(s > 0.0) || !std::isfinite(s))
-      throw UsageError("--core-speeds: a speed must be a finite number > 0, got " + number_text(s));
+    if (!(s >= kMinCoreSpeed && s <= kMaxCoreSpeed))
+      throw UsageError("--core-speeds: a speed must be in [0.001, 1000], got " + number_text(s));
+  if (c.core_speeds.size() > static_cast<std::size_t>(last) + 1)
+    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) + " speeds for " +
+                     std::to_string(last + 1) + " cores");
 }
+
+constexpr double kMinClockStep = 1e-6;
 
 // What only the whole command line can tell: ranks against the grid, stripes
 // against ranks, settings that could never take effect.
@@ -199,6 +255,11 @@ void check_model(const SimConfig& c) {
     if (static_cast<int>(c.columns.size()) != c.ranks)
       throw UsageError("--columns gives " + std::to_string(c.columns.size()) + " widths for " +
                        std::to_string(c.ranks) + " ranks");
+    try {
+      (void)Partition::from_widths(c.grid.interior_columns(), c.columns);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--columns: ") + e.what());
+    }
   }
   if (!c.cores.empty()) {
     if (static_cast<int>(c.cores.size()) != c.ranks)
@@ -214,12 +275,15 @@ void check_model(const SimConfig& c) {
   }
   if (c.unpinned.node_ranks > 0 && !c.cores.empty()) throw UsageError("give --cores or --unpinned, not both");
   check_core_speeds(c);
-  if (!(c.unpinned.scheduler_period > 0.0) || !std::isfinite(c.unpinned.scheduler_period)) {
-    throw UsageError("--scheduler-period must be a finite number of seconds > 0, got " +
+  // At least a microsecond: each is a step of the modelled clock, and shorter
+  // ones only make the model crawl (a class A iteration is milliseconds).
+  if (!(c.unpinned.scheduler_period >= kMinClockStep) || !std::isfinite(c.unpinned.scheduler_period)) {
+    throw UsageError("--scheduler-period must be a finite number of seconds >= 1e-06, got " +
                      number_text(c.unpinned.scheduler_period));
   }
-  if (!(c.core_slice > 0.0) || !std::isfinite(c.core_slice)) {
-    throw UsageError("--core-slice must be a finite number of seconds > 0, got " + number_text(c.core_slice));
+  if (!(c.core_slice >= kMinClockStep) || !std::isfinite(c.core_slice)) {
+    throw UsageError("--core-slice must be a finite number of seconds >= 1e-06, got " +
+                     number_text(c.core_slice));
   }
   check_costs(c.cost);
   if (!(c.noise >= 0.0 && c.noise < 1.0))
@@ -243,6 +307,80 @@ void check_model(const SimConfig& c) {
                      "): the balancer would never run");
 }
 
+// Values the parse collected as text, converted and set on the config.
+void convert_model_options(const CLI::App& app, const Collected& text, const RunConfig& rc,
+                           SimCommandLine& out) {
+  SimConfig& c = out.config;
+  c.balance = model_balance(text.balance);
+  c.settings = rc.balance.diffusive;
+  c.columns = rc.placement.columns;
+  if (app.count("--unpinned")) parse_unpinned(text.unpinned, c.unpinned);
+  c.share_pools = parse_share_pools(text.share_pools);
+  if (app.count("--seed")) c.seed = parse_seed(text.seed);
+  if (app.count("--cores")) c.cores = int_list("--cores", text.cores);
+  if (app.count("--core-speeds")) c.core_speeds = number_list("--core-speeds", text.core_speeds);
+  if (app.count("--max-columns")) c.max_columns = int_list("--max-columns", text.max_columns);
+  if (app.count("--emulate-speeds")) {
+    const bool file = !text.speeds.empty() && text.speeds[0] == '@';
+    const std::string spec = file ? read_speed_file(text.speeds.substr(1)) : text.speeds;
+    try {
+      c.speeds = SpeedSchedule::parse(spec, c.ranks);
+    } catch (const std::invalid_argument& e) {  // its messages name --emulate-speeds
+      throw UsageError(e.what());
+    }
+  }
+  out.json_path = rc.output.json.string();
+  out.trace_path = rc.output.trace.string();
+  out.trace_overwrite = rc.output.trace_overwrite;
+  out.quiet = rc.output.quiet;
+}
+
+// Settings that could never take effect, refused rather than ignored (as lu
+// refuses its own): the option, whether it applies, and what it needs.
+struct ModelModeOption {
+  const char* option;
+  bool (*applies)(const SimCommandLine&);
+  const char* needs;
+};
+
+bool balancing(const SimCommandLine& s) { return s.config.balance == BalanceMode::diffusive; }
+bool cores_modelled(const SimCommandLine& s) {
+  return !s.config.cores.empty() || s.config.unpinned.node_ranks > 0;
+}
+
+constexpr ModelModeOption kModelModeOptions[] = {
+    {"--balance-every", balancing, "--balance diffusive"},
+    {"--balance-threshold", balancing, "--balance diffusive"},
+    {"--balance-damping", balancing, "--balance diffusive"},
+    {"--migration-iterations", balancing, "--balance diffusive"},  // the oracle (best) moves for free
+    {"--migration-column-seconds", balancing, "--balance diffusive"},
+    {"--trace-overwrite", [](const SimCommandLine& s) { return !s.trace_path.empty(); }, "--trace FILE"},
+    {"--history", [](const SimCommandLine& s) { return !s.json_path.empty(); }, "--json FILE"},
+    {"--core-slice", cores_modelled, "--cores or --unpinned"},
+    {"--share-pools", cores_modelled, "--cores or --unpinned"},
+    {"--scheduler-period", [](const SimCommandLine& s) { return s.config.unpinned.node_ranks > 0; },
+     "--unpinned"},
+    {"--noise-correlation", [](const SimCommandLine& s) { return s.config.noise > 0.0; }, "--noise > 0"},
+};
+
+void refuse_settings_without_effect(const CLI::App& app, const SimCommandLine& out) {
+  for (const ModelModeOption& m : kModelModeOptions)
+    if (app.count(m.option) && !m.applies(out))
+      throw UsageError(std::string(m.option) + " only applies with " + m.needs);
+}
+
+// The stripes the run starts on within --max-columns (as lu refuses stripes
+// a node's memory cannot hold): a start beyond them is no run of that machine.
+void check_starting_stripes(const SimConfig& c) {
+  if (c.max_columns.empty() || c.balance == BalanceMode::best) return;  // the oracle keeps within them
+  const std::vector<int> widths = starting_partition(c).widths();
+  for (int r = 0; r < c.ranks; ++r)
+    if (widths[r] > c.max_columns[r])
+      throw UsageError("--max-columns: rank " + std::to_string(r) + " starts with " +
+                       std::to_string(widths[r]) + " columns, more than its " +
+                       std::to_string(c.max_columns[r]) + " (give --columns within them)");
+}
+
 }  // namespace
 
 SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
@@ -253,31 +391,25 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   SimCommandLine out;
   Collected text;
   const TableOptions lu_options(app, "Problem class, positionally (lu-sim -P 4 A)", shared_with_lu);
+  app.get_option("--size")->description(
+      "Custom grid NX NY NZ instead of a class (250 iterations unless "
+      "--iterations; each dimension >= 6)");
   register_model_options(app, out, text);
+  refuse_option_words_as_values(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     out.help = app.help();
     return out;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(one_line_message(e.what()));
   }
   const RunConfig rc = lu_options.config(app);
   set_problem(out, rc.problem);
-  SimConfig& c = out.config;
-  c.balance = model_balance(text.balance);
-  c.settings = rc.balance.diffusive;
-  c.columns = rc.placement.columns;
-  if (!text.unpinned.empty()) parse_unpinned(text.unpinned, c.unpinned);
-  c.share_pools = parse_share_pools(text.share_pools);
-  if (!text.speeds.empty())
-    c.speeds = SpeedSchedule::parse(
-        text.speeds[0] == '@' ? read_speed_file(text.speeds.substr(1)) : text.speeds, c.ranks);
-  out.json_path = rc.output.json.string();
-  out.trace_path = rc.output.trace.string();
-  out.trace_overwrite = rc.output.trace_overwrite;
-  out.quiet = rc.output.quiet;
-  check_model(c);
+  convert_model_options(app, text, rc, out);
+  check_model(out.config);
+  refuse_settings_without_effect(app, out);
+  check_starting_stripes(out.config);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <random>
@@ -217,6 +218,20 @@ double apply_step(const SimConfig& c, SimResult& result, int it, const Partition
   return migration_seconds(c, before, d.partition);
 }
 
+// The oracle's change of stripes before iteration it + 1 (--balance best):
+// recorded as a step, so that its moves reach the summary, the JSON and the
+// trace; the oracle pays no price.
+void record_oracle_step(SimResult& result, int it, const Partition& before, const Partition& after) {
+  ++result.steps;
+  for (int b = 0; b + 1 < before.ranks(); ++b) {
+    const int moved = before[b].end - after[b].end;  // from rank b to b + 1
+    if (moved == 0) continue;
+    result.moved_columns += std::abs(moved);
+    result.moves.push_back({it, b, moved});
+  }
+  result.migrated_columns += columns_changing_owner(before, after);
+}
+
 // The modelled ranks' share pools (balance/share_pools), from the CPUs each
 // may run on: ranks on one modelled core are pinned there together, as
 // `lu`'s ranks bound two to a core would be; unpinned ranks may run on any
@@ -272,6 +287,8 @@ SimResult simulate(const SimConfig& c) {
   const int every = c.settings.every;
   IterationPlan now = plan_for(1, partition);
   for (int it = 1; it <= c.iterations; ++it) {
+    if (c.balance == BalanceMode::best && it > 1 && now.partition != partition)
+      record_oracle_step(result, it - 1, partition, now.partition);
     partition = now.partition;
     result.bottleneck_ratio.push_back(best.ratio(now.widths, now.speed, partition.interior().width()));
     const bool decide = c.balance == BalanceMode::diffusive && session.due(it) && it < c.iterations;

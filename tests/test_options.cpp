@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -133,14 +135,14 @@ TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
                                                   {"--size", "5", "64", "64"},
                                                   {"S", "--columns", "3,x"},
                                                   {"S", "--json", ""},
-                                                  {"S", "--balance", "sideways"},
+                                                  {"S", "--json", "--quiet"},
                                                   {"S", "--balance-every", "two"}};
   for (const auto& args : bad) {
     const std::string lu = error_of(args), sim = sim_error_of(args);
     EXPECT_FALSE(lu.empty()) << args.back();
     EXPECT_EQ(lu, sim) << "lu and lu-sim differ on " << args.back();
   }
-  EXPECT_EQ(sim_error_of({"S", "--balance-every", "5"}), "");  // and the good values are taken
+  EXPECT_EQ(sim_error_of({"S", "--balance", "diffusive", "--balance-every", "5"}), "");  // good values taken
 }
 
 // lu-sim's own options are not lu's: lu refuses them, naming them.
@@ -150,4 +152,56 @@ TEST(Options, LuSimOnlyOptionsRefusedByLu) {
     EXPECT_NE(lu.find(option), std::string::npos) << lu;
     EXPECT_EQ(sim_error_of({"S", option, "0.5"}).find("not expected"), std::string::npos) << option;
   }
+}
+
+// lu-sim's own options refuse what the model cannot honour, naming the
+// option: each case a way a user once got a hang, a silent wrong answer or a
+// setting ignored.
+TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"S", "--cores", "0,1", "--core-speeds", "1,1e7"}, "--core-speeds: a speed must be in [0.001, 1000]"},
+      {{"S", "--cores", "0,1", "--core-slice", "1e-9"},
+       "--core-slice must be a finite number of seconds >= 1e-06"},
+      {{"S", "--unpinned", "2:1", "--scheduler-period", "1e-9"}, "--scheduler-period must be"},
+      {{"S", "--max-columns", "4,6"}, "--max-columns: rank 0 starts with 5 columns, more than its 4"},
+      {{"S", "--balance", "static", "--columns", "3,7", "--max-columns", "8,4"},
+       "rank 1 starts with 7 columns"},
+      {{"S", "--balance", "static", "--columns", "4,5"}, "--columns: column widths sum to 9"},
+      {{"S", "--seed", "-1"}, "--seed '-1': expected a whole number"},
+      {{"S", "--seed", "18446744073709551616"}, "--seed '18446744073709551616'"},
+      {{"S", "--balance-every", "5"}, "--balance-every only applies with --balance diffusive"},
+      {{"S", "--history"}, "--history only applies with --json FILE"},
+      {{"S", "--trace-overwrite"}, "--trace-overwrite only applies with --trace FILE"},
+      {{"S", "--core-slice", "0.01"}, "--core-slice only applies with --cores or --unpinned"},
+      {{"S", "--noise-correlation", "0.5"}, "--noise-correlation only applies with --noise > 0"},
+      {{"S", "--migration-iterations", "2"}, "--migration-iterations only applies with --balance diffusive"},
+      {{"S", "--emulate-speeds", ""}, "--emulate-speeds: empty schedule"},
+      {{"S", "--emulate-speeds", "--balance", "diffusive"}, "--emulate-speeds needs a value"},
+      {{"S", "--cores", "0,1", "--cores", "1"}, "--cores"},
+      {{"S", "--cores", "0,,1"}, "--cores '0,,1' is not a comma-separated list of integers"},
+      {{"S", "--max-columns", "6,"}, "--max-columns '6,' is not a comma-separated list of integers"},
+      {{"S", "--cores", "0,0", "--core-speeds", "1,0.5"}, "--core-speeds gives 2 speeds for 1 cores"},
+      {{"S", "--balance", "sideways"}, "expected off, static, diffusive or best"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const std::string error = sim_error_of(args);
+    EXPECT_NE(error.find(expected), std::string::npos) << "got: " << error;
+  }
+  EXPECT_EQ(sim_error_of({"S", "--seed", "18446744073709551615", "--noise", "0.05"}), "");
+  EXPECT_EQ(sim_error_of({"S", "--cores", "0,1", "--core-speeds", "1,0.5", "--core-slice", "0.01"}), "");
+}
+
+// A speeds file holds one speed (or @ITERATION) a line, the initial speeds first.
+TEST(Options, LuSimSpeedsFileRefusesTwoWordsOnALine) {
+  const auto path = std::filesystem::temp_directory_path() / "npblu_test_speeds.txt";
+  std::string at_file = "@";
+  at_file += path.string();  // (operator+ on a literal trips GCC 12's -Wrestrict, a false positive)
+  std::ofstream(path) << "1 0.5\n0.3\n";
+  EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find("line 1: one speed"), std::string::npos);
+  std::ofstream(path) << "@5\n1\n0.5\n";
+  EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find("initial speeds must come before"),
+            std::string::npos);
+  std::ofstream(path) << "1\n0.5 # rank 1\n@5\n0.5\n1\n";
+  EXPECT_EQ(sim_error_of({"S", "--emulate-speeds", at_file}), "");
+  std::filesystem::remove(path);
 }

@@ -271,3 +271,20 @@ TEST(Simulation, HistoryTilesTheColumnsEveryIteration) {
   }
   EXPECT_GT(r.moved_columns, 0);
 }
+
+// The oracle's changes of stripes (--balance best) are steps like the
+// balancer's: in the moves, hence the summary, the JSON and the trace, the
+// columns they carry across each boundary, at no price.
+TEST(Simulation, TheBestPartitionsChangesAreRecordedAsSteps) {
+  const SimResult r = simulate(chain(2, BalanceMode::best, "1,1;@20:1,0.5", 0.0));
+  ASSERT_EQ(r.moves.size(), 1u);
+  EXPECT_EQ(r.steps, 1);
+  EXPECT_EQ(r.moves[0].iteration, 19);  // after iteration 19: iteration 20 runs on the new stripes
+  EXPECT_EQ(r.moves[0].boundary, 0);
+  EXPECT_LT(r.moves[0].columns, 0);  // to rank 0, from the slowed rank 1
+  EXPECT_EQ(r.moved_columns, -r.moves[0].columns);
+  EXPECT_EQ(r.migrated_columns, r.moved_columns);
+  EXPECT_EQ(r.final_columns[0] - 20, r.moved_columns);  // from 20 each
+  const SimResult steady = simulate(chain(2, BalanceMode::best, "1,0.5", 0.0));
+  EXPECT_TRUE(steady.moves.empty());  // the starting stripes are already the best
+}

@@ -1,6 +1,7 @@
 #include "lu/run/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -10,39 +11,48 @@ namespace npblu {
 
 namespace {
 
-// Whether `word` is one of our options ("--quiet", "--balance=x", "-q"), or help.
-bool is_option_word(std::string_view word) {
-  if (word == "-h" || word == "--help") return true;
-  for (const OptionInfo& o : option_table()) {
-    const std::string long_name = "--" + std::string(o.name);
-    if (word == long_name || word.rfind(long_name + "=", 0) == 0) return true;
-    if (!o.short_name.empty() && word == "-" + std::string(o.short_name)) return true;
+// The words that name an option of `app` ("--quiet", "-q"), and help.
+std::vector<std::string> option_words(const CLI::App& app) {
+  std::vector<std::string> words{"-h", "--help"};
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& n : o->get_lnames()) words.push_back("--" + n);
+    for (const std::string& n : o->get_snames()) words.push_back("-" + n);
   }
-  return false;
+  return words;
 }
 
-// An option that takes a value followed by another option word: the value
-// is missing (CLI11 would take "--quiet" as a file name for --json, or end
-// with "argument not expected" for the word after).
-void refuse_option_words_as_values(int argc, const char* const* argv) {
+// Whether `word` names one of the options (also as "--balance=x").
+bool is_option_word(const std::vector<std::string>& words, std::string_view word) {
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) {
+    return word == w || (w.rfind("--", 0) == 0 && word.rfind(w + "=", 0) == 0);
+  });
+}
+
+// What an option's value is called: the table's name for the table's options
+// (--size's "NX NY NZ"), CLI11's type for a program's own.
+std::string value_name(const CLI::Option& o) {
+  for (const OptionInfo& info : option_table())
+    if (o.check_lname(std::string(info.name))) return std::string(info.value_name);
+  return o.get_type_name();
+}
+
+}  // namespace
+
+void refuse_option_words_as_values(const CLI::App& app, int argc, const char* const* argv) {
+  const std::vector<std::string> words = option_words(app);
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
-    for (const OptionInfo& o : option_table()) {
-      const bool names_it = word == "--" + std::string(o.name) ||
-                            (!o.short_name.empty() && word == "-" + std::string(o.short_name));
-      if (!names_it || o.flag) continue;
-      const int values = o.name == "size" ? 3 : 1;
-      for (int v = 1; v <= values; ++v) {
-        if (i + v >= argc) break;  // a missing value at the end: CLI11 says so
-        if (is_option_word(argv[i + v]))
-          throw UsageError("--" + std::string(o.name) + " needs a value (" + std::string(o.value_name) +
+    for (const CLI::Option* o : app.get_options()) {
+      const int values = o->get_items_expected_min();  // 0: a flag
+      if (values == 0 || word.rfind("-", 0) != 0 || !o->check_name(std::string(word))) continue;
+      for (int v = 1; v <= values && i + v < argc; ++v) {  // a value missing at the end: CLI11 says so
+        if (is_option_word(words, argv[i + v]))
+          throw UsageError(std::string(word) + " needs a value (" + value_name(*o) +
                            "), but the next word is the option " + quote_value(argv[i + v]));
       }
     }
   }
 }
-
-}  // namespace
 
 TableOptions::TableOptions(CLI::App& app, const std::string& positional_help, Filter wanted)
     : wanted_(std::move(wanted)) {
@@ -89,7 +99,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
   app.name("lu");
   const TableOptions options(app, "Problem class, positionally (lu A)");
-  refuse_option_words_as_values(argc, argv);
+  refuse_option_words_as_values(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

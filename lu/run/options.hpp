@@ -38,6 +38,12 @@ class TableOptions {
   std::string class_positional_;
 };
 
+/// Refuses an option that takes a value followed by another option's word
+/// where its value should be ("--json --quiet": CLI11 would write a file
+/// named "--quiet", or end with "argument not expected" for the word after).
+/// Every option of `app` counts, the table's and a program's own.
+void refuse_option_words_as_values(const CLI::App& app, int argc, const char* const* argv);
+
 /// Either a validated RunConfig, or a help text to print (and exit 0).
 struct ParsedCommandLine {
   std::optional<RunConfig> options;
