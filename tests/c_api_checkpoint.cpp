@@ -81,7 +81,17 @@ void checkpoint_now_then_restart(const std::string& dir, const std::string& refe
   ok(npblu_start(h), "npblu_start", h);
   int ran = 0;
   ok(npblu_advance(h, 17, &ran), "npblu_advance", h);
+  const std::string data = dir + "/capi_data.txt";  // someone's file: never replaced by a checkpoint
+  std::ofstream(data) << "results\n";
+  if (npblu_checkpoint(h, data.c_str()) != NPBLU_ERROR_ARGUMENT ||
+      !std::strstr(npblu_error_message(h), "is not an npblu checkpoint"))
+    fail("a checkpoint onto a file that is no checkpoint was not refused", h);
+  std::ifstream kept(data);
+  std::string line;
+  if (!std::getline(kept, line) || line != "results")
+    fail("the refused checkpoint changed the file it named");
   ok(npblu_checkpoint(h, path.c_str()), "npblu_checkpoint", h);
+  ok(npblu_checkpoint(h, path.c_str()), "npblu_checkpoint over its own checkpoint", h);
   ok(npblu_advance(h, 1000, &ran), "npblu_advance to the end", h);
   ok(npblu_finish(h), "npblu_finish", h);
   if (npblu_checkpoint(h, path.c_str()) == NPBLU_OK) fail("checkpoint now after npblu_finish was accepted");

@@ -8,6 +8,7 @@
 
 #include "interop/c/npblu_agreement.hpp"
 #include "interop/c/npblu_handle.hpp"
+#include "lu/io/checkpoint.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"
 
@@ -22,7 +23,7 @@ void agree_output(npblu_solver* h, const char* path) {
   const int rank = h->comm.rank();
   std::string problem;
   if (rank == 0) {
-    problem = npblu::output_path_problem("npblu_checkpoint", path);
+    problem = npblu::check_checkpoint_path(path, "npblu_checkpoint");
     if (problem.empty()) {
       std::vector<npblu::RunFile> files = npblu::run_files(h->config);
       files.erase(std::remove_if(files.begin(), files.end(),

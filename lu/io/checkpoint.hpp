@@ -29,7 +29,8 @@ struct CheckpointStats {
 
 /// Rank 0's verdict on a checkpoint path before writing: "" or the problem
 /// (output_files.hpp: not a regular file, a missing or unwritable
-/// directory, a name too long for its aside name), naming `option`.
+/// directory, a name too long for its aside name; and an existing file
+/// that is not a checkpoint, which would be lost), naming `option`.
 std::string check_checkpoint_path(const std::filesystem::path& path,
                                   std::string_view option = "--checkpoint");
 

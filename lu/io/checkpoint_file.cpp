@@ -128,6 +128,15 @@ void CheckpointWriter::commit(const std::string& field_checksum) {
   committed_ = true;
 }
 
+bool is_npblu_checkpoint(const std::filesystem::path& path) {
+  hdf5::QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  const Id open(file, H5Fclose);
+  return H5Aexists(file, "format_version") > 0;
+}
+
 struct CheckpointReader::Handles {
   Id file, field;
 };

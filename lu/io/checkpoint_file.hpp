@@ -76,6 +76,11 @@ class CheckpointWriter {
   bool committed_ = false;
 };
 
+/// Whether `path` is an HDF5 file with npblu's checkpoint format attribute
+/// (of any version): a file a checkpoint may replace, where any other
+/// existing file is someone's data.
+bool is_npblu_checkpoint(const std::filesystem::path& path);
+
 class CheckpointReader {
  public:
   /// Opens and reads the header, checking the format version and that the

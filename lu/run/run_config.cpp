@@ -17,6 +17,7 @@
 #include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
 #include "lu/field.hpp"
+#include "lu/io/checkpoint.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/messages.hpp"
 
@@ -448,8 +449,7 @@ std::string probe_outputs(const RunConfig& config) {
       return problem;
   }
   if (!config.checkpoint.path.empty()) {
-    if (auto problem = output_path_problem("--checkpoint", config.checkpoint.path); !problem.empty())
-      return problem;
+    if (auto problem = check_checkpoint_path(config.checkpoint.path); !problem.empty()) return problem;
   }
   return {};
 }
