@@ -4,6 +4,7 @@
 // calibrate the model.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -99,6 +100,10 @@ int run(const SimCommandLine& cl, const std::string& command_line) {
   const auto t0 = std::chrono::steady_clock::now();
   const SimResult r = simulate(c);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!std::isfinite(r.time))  // each value finite, their sums beyond a double
+    throw UsageError(
+        "the modelled time is not finite: --latency, --bandwidth, the --cost-* or the migration "
+        "prices are beyond what a run can take");
   // Opened once the model ran: a run that fails leaves no trace file behind.
   if (!cl.trace_path.empty()) {
     TraceWriter trace(cl.trace_path, cl.trace_overwrite, run);

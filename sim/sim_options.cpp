@@ -14,7 +14,9 @@
 
 #include "balance/min_max_partition.hpp"
 #include "balance/parse_number.hpp"
+#include "lu/io/iteration_record.hpp"
 #include "lu/mpi/messages.hpp"
+#include "lu/run/memory_check.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
 #include "sim/simulation.hpp"
@@ -369,6 +371,23 @@ void refuse_settings_without_effect(const CLI::App& app, const SimCommandLine& o
       throw UsageError(std::string(m.option) + " only applies with " + m.needs);
 }
 
+// The model keeps every rank's record of every iteration (the history its
+// JSON and trace report, a double a field) and two figures an iteration:
+// a run whose records this node cannot hold is refused before allocating
+// (--iterations 100000000 ended in std::bad_alloc, or the kernel's OOM
+// killer), as lu refuses stripes beyond a node's memory.
+void check_history_memory(const SimConfig& c) {
+  const double per_record = double(iteration_record_fields().size()) * sizeof(double);
+  const double bytes = (double(c.ranks) * per_record + 2 * sizeof(double)) * c.iterations;
+  const std::optional<AvailableMemory> available = available_memory();
+  if (available && bytes > 0.5 * double(available->bytes))
+    throw UsageError(std::to_string(c.ranks) + " ranks x " + std::to_string(c.iterations) +
+                     " iterations: the model's per-iteration records need about " +
+                     std::to_string(static_cast<long long>(bytes / 1e6)) + " MB, more than half of the " +
+                     std::to_string(available->bytes / 1000000) + " MB available (" + available->source +
+                     "): give fewer --iterations");
+}
+
 // The stripes the run starts on within --max-columns (as lu refuses stripes
 // a node's memory cannot hold): a start beyond them is no run of that machine.
 void check_starting_stripes(const SimConfig& c) {
@@ -410,6 +429,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   check_model(out.config);
   refuse_settings_without_effect(app, out);
   check_starting_stripes(out.config);
+  check_history_memory(out.config);
   return out;
 }
 

@@ -182,6 +182,8 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
       {{"S", "--max-columns", "6,"}, "--max-columns '6,' is not a comma-separated list of integers"},
       {{"S", "--cores", "0,0", "--core-speeds", "1,0.5"}, "--core-speeds gives 2 speeds for 1 cores"},
       {{"S", "--balance", "sideways"}, "expected off, static, diffusive or best"},
+      {{"S", "--iterations", "2000000000"},
+       "2 ranks x 2000000000 iterations: the model's per-iteration records"},
   };
   for (const auto& [args, expected] : cases) {
     const std::string error = sim_error_of(args);
