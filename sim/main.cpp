@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "lu/io/output_files.hpp"
 #include "lu/io/trace_writer.hpp"
@@ -114,7 +115,11 @@ int run(const SimCommandLine& cl, const std::string& command_line) {
   if (!cl.quiet) print_summary(c, r, wall);
   if (!cl.json_path.empty()) {
     const nlohmann::json j = report_json(run, c, r, wall, cl.history);
-    write_file_whole(cl.json_path, j.dump(1) + "\n");  // aside, then renamed: never half a report
+    try {
+      write_file_whole(cl.json_path, j.dump(1) + "\n");  // aside, then renamed: never half a report
+    } catch (const std::exception& e) {
+      throw std::runtime_error("--json: failed writing the JSON report: " + std::string(e.what()));
+    }
   }
   return 0;
 }
