@@ -109,6 +109,20 @@ static void checkpoint_empty_one_rank(void) {
   still_usable(h);
 }
 
+/* A buffer only one rank got wrong: every rank refuses alike, naming that rank. */
+static void result_buffers_one_rank(void) {
+  npblu_solver* h = started("S");
+  double norms[5];
+  char text[32];
+  alarm(5);
+  int status = npblu_current_residual_norms(h, rank == 1 ? NULL : norms);
+  same_refusal(status, npblu_error_message(h), "a null array on rank 1");
+  status = npblu_field_checksum(h, text, rank == 1 ? 8 : (int)sizeof text);
+  same_refusal(status, npblu_error_message(h), "a buffer of 8 characters on rank 1");
+  alarm(0);
+  still_usable(h);
+}
+
 static void set_field_rank0_only(void) {
   npblu_solver* h = started("S");
   int64_t count = 0;
@@ -277,6 +291,8 @@ int main(int argc, char** argv) {
     start_config(diffusive_rank0_only, "rank 1 passed other arguments");
   else if (!strcmp(c, "columns_differ"))
     start_config(columns_differ, "rank 1 passed other arguments");
+  else if (!strcmp(c, "result_buffers_one_rank"))
+    result_buffers_one_rank();
   else if (!strcmp(c, "set_field_rank0_only"))
     set_field_rank0_only();
   else if (!strcmp(c, "run_and_start"))

@@ -146,7 +146,11 @@ int npblu_current_residual_norms(npblu_solver* h, double norms[5]) {
   }
   return on_session(h, "npblu_current_residual_norms", [&](npblu::BenchmarkSession& s) -> int {
     const npblu::Vector5 v = s.residual_norms();  // first: a bad pointer on one rank must not hang the others
-    if (!norms) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_current_residual_norms: null array");
+    // Then agreed: every rank returns the same status (c-api.md), naming the rank.
+    npblu::agree<npblu::UsageError>(
+        norms != nullptr,
+        "npblu_current_residual_norms: a null array on rank " + std::to_string(h->comm.rank()),
+        h->comm.get());
     std::copy(v.begin(), v.end(), norms);
     return NPBLU_OK;
   });
@@ -224,8 +228,13 @@ int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
       return fail(h, NPBLU_ERROR_NO_RESULT, "npblu_field_checksum: no run on this handle");
     // Collective before the buffer is checked: a bad buffer on one rank must not hang the others.
     digest = broadcast_digest(std::move(digest), h->comm.get());
-    if (!buf || length < 17)
-      return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_field_checksum: buffer shorter than 17");
+    // Then agreed: every rank returns the same status (c-api.md), naming the rank.
+    const std::string on_rank = " on rank " + std::to_string(h->comm.rank());
+    npblu::agree<npblu::UsageError>(buf && length >= 17,
+                                    buf ? "npblu_field_checksum: a buffer of " + std::to_string(length) +
+                                              " characters" + on_rank + ", fewer than the 17 the digest needs"
+                                        : "npblu_field_checksum: a null buffer" + on_rank,
+                                    h->comm.get());
     std::snprintf(buf, std::size_t(length), "%s", digest.c_str());
     return NPBLU_OK;
   });

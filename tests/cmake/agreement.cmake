@@ -18,7 +18,7 @@ target_link_libraries(c_api_disagree PRIVATE npblu MPI::MPI_C)
 foreach(case advance_negative_one_rank advance_5_and_3 checkpoint_empty_one_rank class_rank0_only class_s_and_w
              diffusive_rank0_only columns_differ set_field_rank0_only run_and_start set_field_nan
              checkpoint_fifo invalid_communicators balancer_extra_feed
-             balancer_widths_and_migrate)
+             balancer_widths_and_migrate result_buffers_one_rank)
   mpi_command(disagree_command 2 $<TARGET_FILE:c_api_disagree> ${case})
   npblu_test(c_api_disagree_${case} ${disagree_command})
   set_tests_properties(c_api_disagree_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60
