@@ -153,6 +153,25 @@ def check_refused(ctx):
             if f"NPBLU_ISA='{bad}'" not in text or "error" not in text:
                 fail(f"NPBLU_ISA={bad}: no message naming the value", proc)
         print(f"NPBLU_ISA={bad}: refused with exit 2")
+    check_mixed_kinds_refused(ctx, levels)
+
+
+# Rank 1 at baseline (no FMA) beside rank 0 at an FMA level: the ranks would round their columns differently,
+# so the field would depend on the partition; the run is refused on every rank (lu/run/benchmark.cpp).
+MIXED = ('r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}; if [ "$r" = 1 ]; then NPBLU_ISA=baseline; '
+         'else NPBLU_ISA=$1; fi; export NPBLU_ISA; shift; exec "$@"')
+
+
+def check_mixed_kinds_refused(ctx, levels):
+    fma = [l for l in levels if l != "baseline"]
+    if not fma:
+        print("mixed kinds: this CPU has no FMA level, nothing to mix")
+        return
+    proc = run(ctx, 2, "sh", ["-c", MIXED, "sh", fma[-1], ctx.lu, "S"], None)
+    text = proc.stdout + proc.stderr
+    if proc.returncode == 0 or "compute different bits" not in text or "Verification" in text:
+        fail(f"rank 0 at {fma[-1]} and rank 1 at baseline: not refused (exit {proc.returncode})", proc)
+    print(f"rank 0 at {fma[-1]} and rank 1 at baseline: refused with exit {proc.returncode}")
 
 
 def main():

@@ -29,6 +29,21 @@ namespace npblu {
 
 namespace {
 
+/// Ranks whose kernels compute other bits (lu/isa.hpp: baseline, without FMA,
+/// beside v3 or v4) would each round their own columns their own way: the
+/// field would depend on the partition, and its checksum on which ranks ran
+/// where. Such a run is refused, on every rank alike ("" when all agree).
+std::string isa_kinds_problem(MPI_Comm comm) {
+  const int fma = active_isa() == IsaLevel::baseline ? 0 : 1;
+  int low = fma, high = fma;
+  MPI_Allreduce(&fma, &low, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(&fma, &high, 1, MPI_INT, MPI_MAX, comm);
+  if (low == high) return "";
+  return "the ranks run kernels that compute different bits: some at the baseline level (no FMA), others at "
+         "v3 or v4 (FMA), so the result would depend on the partition; set NPBLU_ISA=baseline on every rank, "
+         "or run the FMA levels only on CPUs that all have FMA";
+}
+
 /// Step 1: every check of run_config.hpp, before anything is computed. The
 /// combination and rank-count checks give the same verdict on every rank;
 /// the output paths are probed by rank 0, which writes them, and agreed.
@@ -39,6 +54,8 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   MPI_Comm_size(comm, &ranks);
   // NPBLU_ISA names a level this CPU has (lu/isa.hpp); agreed, as ranks on other nodes may see another CPU.
   agree(isa_error().empty(), isa_error(), comm);
+  const std::string kinds = isa_kinds_problem(comm);
+  agree(kinds.empty(), kinds, comm);
   const Problem problem = as_run_error([&] {
     const Problem p = validate(config);
     validate_for_ranks(config, p, ranks);
