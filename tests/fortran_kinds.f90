@@ -139,6 +139,11 @@ contains
   subroutine refusals()
     double precision :: small(5, 1, 1, 1)
     integer :: ran
+    character(len=8) :: cut
+    cut = 'unset'
+    call npblu_field_checksum(lu, cut, ierr)  ! 16 digits do not fit 8: refused, not cut
+    if (ierr /= NPBLU_ERROR_ARGUMENT) error stop 'a digest of 8 characters accepted'
+    if (cut /= '') error stop 'a refused digest was written'
     call npblu_advance(lu, 1, ran, ierr)
     if (ierr /= NPBLU_ERROR_ORDER) error stop 'advance after finish accepted'
     if (npblu_status_string(ierr) /= 'call out of order') error stop 'status string'
