@@ -68,6 +68,18 @@ contains
     if (rank == 0) print '(a,a)', 'refused: ', trim(message)
     call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=0)
     call check(ierr == NPBLU_ERROR_ARGUMENT, 'every=0 accepted')
+    ! Widths or weights of another length than the ranks (one rank's only): refused before they are
+    ! read (the library once read past the array), naming the length.
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, widths=[ncols], message=message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'widths holds 1 values') > 0, &
+               'one width for several ranks accepted: '//trim(message))
+    if (rank == 1) then
+      call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, weights=[cost, 1d0], message=message)
+    else
+      call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, weights=cost, message=message)
+    end if
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'weights holds') > 0, &
+               'a weight too many on rank 1 accepted: '//trim(message))
 
   end subroutine check_refusals
 
@@ -90,6 +102,14 @@ contains
       call check_quality_of_step(widths)
       ! The handful of calls: new range, allocate, migrate, move_alloc.
       call npblu_balancer_columns(bal, jfirst, jlast, ierr)
+      ! A new array whose last dimension does not hold the stripe and its halos: refused on every
+      ! rank, nothing written (it once overran the heap).
+      allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo - 1))
+      call npblu_balancer_migrate(bal, u, u_new, storage_size(u) / 8 * size(u, 1), halo, ierr)
+      call npblu_balancer_error_message(bal, message)
+      call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'the new array stores') > 0, &
+                 'a new array a column short accepted: '//trim(message))
+      deallocate (u_new)
       allocate (u_new(0:nx + 1, jfirst - halo:jlast + halo), tag_new(jfirst:jlast))
       call npblu_balancer_migrate(bal, u, u_new, storage_size(u) / 8 * size(u, 1), halo, ierr)
       call check(ierr == NPBLU_OK, 'migrate u')

@@ -86,6 +86,12 @@ NPBLU_API int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int 
 NPBLU_API int npblu_balancer_create_f(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
                                       const double* weights, const npblu_balance_settings* settings,
                                       char* message, int length);
+/* For the Fortran module: npblu_balancer_create_f with the lengths of the
+ * caller's widths and weights (-1: not known), refused (agreed, before either
+ * is read) unless they hold one value per rank. */
+NPBLU_API int npblu_balancer_create_fn(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
+                                       int widths_length, const double* weights, int weights_length,
+                                       const npblu_balance_settings* settings, char* message, int length);
 /* Collective: frees the balancer and its communicator; *handle becomes NULL.
  * Refused (nothing freed) when another rank made another call, e.g. one more
  * deciding feed. */
@@ -175,6 +181,14 @@ NPBLU_API int npblu_balancer_totals(const npblu_balancer* handle, int* decisions
  * agreed: the same status on every rank, nothing moved. */
 NPBLU_API int npblu_balancer_migrate(npblu_balancer* handle, int count, const void* const* old_arrays,
                                      void* const* new_arrays, const size_t* column_bytes, int halo);
+
+/* For the Fortran module: npblu_balancer_migrate of one array, with the
+ * columns the caller's old and new arrays store (their last dimension; -1:
+ * not known) checked against the previous and current stripes with their
+ * halos: a wrong one is refused (agreed), nothing moved. */
+NPBLU_API int npblu_balancer_migrate_fn(npblu_balancer* handle, const void* old_array, void* new_array,
+                                        size_t column_bytes, int halo, long long old_columns,
+                                        long long new_columns);
 
 /* The message of the last error on this balancer ("" if none; "null handle" for NULL). */
 NPBLU_API const char* npblu_balancer_error_message(const npblu_balancer* handle);

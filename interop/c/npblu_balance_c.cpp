@@ -119,17 +119,33 @@ std::string create_arguments(int columns, int ranks, const int* widths, const do
 
 /// Collective: checks every rank's arguments (the message of the lowest
 /// rank with a bad one), then that all ranks passed the same, then creates.
+/// The lengths of the caller's widths and weights (-1: not known, C), where
+/// the Fortran module knows them: checked before either is read.
+struct ArrayLengths {
+  int widths = -1, weights = -1;
+};
+
+std::string lengths_problem(const int* widths, const double* weights, ArrayLengths n, int ranks) {
+  auto wrong = [&](const char* name, int length) {
+    return std::string(name) + " holds " + std::to_string(length) + " values for " + std::to_string(ranks) +
+           " ranks";
+  };
+  if (widths && n.widths >= 0 && n.widths != ranks) return wrong("widths", n.widths);
+  if (weights && n.weights >= 0 && n.weights != ranks) return wrong("weights", n.weights);
+  return "";
+}
+
 int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths, const double* weights,
-              const npblu_balance_settings* settings, std::string& message) {
+              const npblu_balance_settings* settings, std::string& message, ArrayLengths lengths = {}) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);  // a local query, on a communicator creation_problem has checked
-  std::string problem = handle ? "" : "null handle pointer";
+  std::string problem = handle ? lengths_problem(widths, weights, lengths, ranks) : "null handle pointer";
   const bool core_share = !settings || settings->core_share != 0;
   std::optional<Partition> start;
   npblu::BalancerSettings s;
   try {
     s = to_settings(settings);
-    start = starting_partition(columns, ranks, widths, weights, s.min_width);
+    if (problem.empty()) start = starting_partition(columns, ranks, widths, weights, s.min_width);
   } catch (const std::exception& e) {
     if (problem.empty()) problem = e.what();
   }
@@ -276,14 +292,37 @@ int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* en
   return NPBLU_OK;
 }
 
+/// The columns the Fortran module's one array stores (its last dimension),
+/// before and after (-1: not known, C and arrays of rank 1).
+struct StoredColumns {
+  long long old_columns = -1, new_columns = -1;
+};
+
+/// Whether the caller's array holds the stripe with its halos ("" if so, or not known).
+std::string extent_problem(const char* which, long long stored, ColumnRange stripe, int halo) {
+  const long long needed = stripe.width() + 2LL * halo;
+  if (stored < 0 || stored == needed) return "";
+  return std::string("the ") + which + " array stores " + std::to_string(stored) +
+         " columns (its last dimension), not the " + std::to_string(needed) + " of columns " +
+         std::to_string(stripe.begin + 1) + ".." + std::to_string(stripe.end) + " and " +
+         std::to_string(halo) + " halo columns each side";
+}
+
 /// What is wrong with this rank's migrate arguments ("" if nothing).
 std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
-                            void* const* new_arrays, const size_t* column_bytes, int halo) {
+                            void* const* new_arrays, const size_t* column_bytes, int halo,
+                            StoredColumns stored) {
   if (count < 0) return "negative array count";
   if (halo < 0 || halo > h->balancer.session().current().interior().width())
     return "halo depth must be in [0, columns]";
   if (count == 0) return "";
   if (!old_arrays || !new_arrays || !column_bytes) return "null array list";
+  const int rank = h->comm.rank();
+  std::string extents =
+      extent_problem("old", stored.old_columns, h->balancer.session().previous()[rank], halo);
+  if (extents.empty())
+    extents = extent_problem("new", stored.new_columns, h->balancer.session().current()[rank], halo);
+  if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
   for (int a = 0; a < count; ++a) {
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
@@ -309,8 +348,8 @@ npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, voi
 }
 
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
-            const size_t* column_bytes, int halo) {
-  const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo);
+            const size_t* column_bytes, int halo, StoredColumns stored = {}) {
+  const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo, stored);
   const std::string agreed =
       npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
                                npblu::c_api::ArgumentText().add(count).add(halo).str(), problem);
@@ -358,16 +397,37 @@ int npblu_partition_from_weights(int columns, int ranks, const double* weights, 
   }
 }
 
-int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
-                          const double* weights, const npblu_balance_settings* settings, char* message,
-                          int length) {
+}  // extern "C"
+
+namespace {
+
+int create_checked(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
+                   const double* weights, const npblu_balance_settings* settings, char* message, int length,
+                   ArrayLengths lengths) {
   if (handle) *handle = nullptr;
   // An invalid communicator gives a status, never an abort.
   std::string text = npblu::c_api::creation_problem(comm);
-  const int status = text.empty() ? create_on(handle, comm, columns, widths, weights, settings, text)
+  const int status = text.empty() ? create_on(handle, comm, columns, widths, weights, settings, text, lengths)
                                   : (text = "npblu_balancer_create: " + text, NPBLU_ERROR_ARGUMENT);
   if (status != NPBLU_OK) copy_message(npblu::one_line_message(text), message, length);
   return status;
+}
+
+}  // namespace
+
+extern "C" {
+
+int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
+                          const double* weights, const npblu_balance_settings* settings, char* message,
+                          int length) {
+  return create_checked(handle, comm, columns, widths, weights, settings, message, length, {});
+}
+
+int npblu_balancer_create_fn(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
+                             int widths_length, const double* weights, int weights_length,
+                             const npblu_balance_settings* settings, char* message, int length) {
+  return create_checked(handle, npblu::c_api::from_fortran(comm), columns, widths, weights, settings, message,
+                        length, {widths_length, weights_length});
 }
 
 int npblu_balancer_create_f(npblu_balancer** handle, MPI_Fint comm, int columns, const int* widths,
@@ -446,6 +506,13 @@ int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes,
 int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays,
                            void* const* new_arrays, const size_t* column_bytes, int halo) {
   return guarded(h, [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
+}
+
+int npblu_balancer_migrate_fn(npblu_balancer* h, const void* old_array, void* new_array, size_t column_bytes,
+                              int halo, long long old_columns, long long new_columns) {
+  return guarded(h, [&] {
+    return migrate(h, 1, &old_array, &new_array, &column_bytes, halo, {old_columns, new_columns});
+  });
 }
 
 const char* npblu_balancer_error_message(const npblu_balancer* h) {

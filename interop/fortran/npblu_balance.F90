@@ -98,11 +98,11 @@ module npblu_balance
       integer(c_int), intent(out) :: cuts(*)
       character(kind=c_char), intent(out) :: message(*)
     end function
-    integer(c_int) function c_create_f(handle, comm, columns, widths, weights, settings, message, length) &
-        bind(c, name="npblu_balancer_create_f")
-      import :: c_ptr, c_int, c_settings, c_char
+    integer(c_int) function c_create_fn(handle, comm, columns, widths, nwidths, weights, nweights, settings, &
+                                        message, length) bind(c, name="npblu_balancer_create_fn")
+      import :: c_ptr, c_int, c_char, c_settings
       type(c_ptr), intent(out) :: handle
-      integer(c_int), value :: comm, columns, length
+      integer(c_int), value :: comm, columns, nwidths, nweights, length
       type(c_ptr), value :: widths, weights
       type(c_settings), intent(in) :: settings
       character(kind=c_char), intent(out) :: message(*)
@@ -158,14 +158,15 @@ module npblu_balance
       type(c_ptr), value :: handle
       integer(c_int), intent(out) :: decisions, changes, moved
     end function
-    ! One array: the address of its first element (assumed-size, any type).
-    integer(c_int) function c_migrate_one(handle, count, old_array, new_array, column_bytes, halo) &
-        bind(c, name="npblu_balancer_migrate")
-      import :: c_ptr, c_int, c_size_t
-      type(c_ptr), value :: handle
-      integer(c_int), value :: count, halo
-      type(c_ptr), intent(in) :: old_array, new_array
-      integer(c_size_t), intent(in) :: column_bytes
+    ! One array: the address of its first element (assumed-size, any type), and
+    ! the columns it stores (its last dimension; -1: not known) before and after.
+    integer(c_int) function c_migrate_one(handle, old_array, new_array, column_bytes, halo, old_columns, &
+                                          new_columns) bind(c, name="npblu_balancer_migrate_fn")
+      import :: c_ptr, c_int, c_size_t, c_long_long
+      type(c_ptr), value :: handle, old_array, new_array
+      integer(c_size_t), value :: column_bytes
+      integer(c_int), value :: halo
+      integer(c_long_long), value :: old_columns, new_columns
     end function
     integer(c_int) function c_copy_error_message(handle, buf, length) &
         bind(c, name="npblu_balancer_copy_error_message")
@@ -215,12 +216,24 @@ contains
     character(len=*), intent(out), optional :: message
     character(kind=c_char) :: buf(1024)
     type(c_ptr) :: pw, pq
+    integer(c_int), target :: nw, nq
     pw = c_null_ptr
     pq = c_null_ptr
-    if (present(widths)) pw = c_loc(widths)
-    if (present(weights)) pq = c_loc(weights)
+    nw = -1
+    nq = -1
+    ! Their lengths go along: the library refuses (agreed) any but one value a rank, before reading them.
+    if (present(widths)) then
+      nw = int(size(widths), c_int)
+      if (nw > 0) pw = c_loc(widths)
+      if (nw == 0) pw = c_loc(nq)  ! an empty array: any address, refused by its length
+    end if
+    if (present(weights)) then
+      nq = int(size(weights), c_int)
+      if (nq > 0) pq = c_loc(weights)
+      if (nq == 0) pq = c_loc(nw)
+    end if
     buf(1) = c_null_char
-    ierr = c_create_f(balancer%ptr, comm, columns, pw, pq, s, buf, int(size(buf), c_int))
+    ierr = c_create_fn(balancer%ptr, comm, columns, pw, nw, pq, nq, s, buf, int(size(buf), c_int))
     if (present(message)) call from_c_string(buf, message)
   end function
 
@@ -235,16 +248,27 @@ contains
     jlast = int(end, int64)
   end subroutine
 
-  integer(c_int) function migrate_core(balancer, old_address, new_address, column_bytes, halo) result(ierr)
+  ! The columns an array stores: its last dimension (the layout MIGRATE
+  ! documents); -1 for an array of rank 0 or 1, whose columns are not known.
+  integer(int64) function stored_columns(array) result(n)
+    type(*), dimension(..), intent(in) :: array
+    n = -1
+    if (rank(array) >= 2) n = size(array, rank(array), kind=int64)
+  end function
+
+  integer(c_int) function migrate_core(balancer, old_address, new_address, column_bytes, halo, old_columns, &
+                                       new_columns) result(ierr)
     type(npblu_balancer), intent(in) :: balancer
     type(c_ptr), intent(in) :: old_address, new_address
-    integer(int64), intent(in) :: column_bytes, halo
+    integer(int64), intent(in) :: column_bytes, halo, old_columns, new_columns
     integer(c_size_t) :: bytes
     ! Out-of-range values become values the library refuses (column_bytes 0,
-    ! halo -1 or beyond the columns), on every rank alike.
+    ! halo -1 or beyond the columns), on every rank alike; so do arrays whose
+    ! last dimension does not hold the stripe and its halos.
     bytes = int(max(0_int64, column_bytes), c_size_t)
-    ierr = c_migrate_one(balancer%ptr, 1_c_int, old_address, new_address, bytes, &
-                         int(max(-1_int64, min(halo, int(huge(1_c_int), int64))), c_int))
+    ierr = c_migrate_one(balancer%ptr, old_address, new_address, bytes, &
+                         int(max(-1_int64, min(halo, int(huge(1_c_int), int64))), c_int), &
+                         int(old_columns, c_long_long), int(new_columns, c_long_long))
   end function
 
 #define IK int32
