@@ -229,16 +229,17 @@ void check_core_speeds(const SimConfig& c) {
   if (c.core_speeds.empty()) return;
   const std::vector<int> cores = starting_cores(c);
   if (cores.empty()) throw UsageError("--core-speeds needs --cores or --unpinned");
-  const int last = *std::max_element(cores.begin(), cores.end());
-  if (last >= static_cast<int>(c.core_speeds.size()))
-    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) +
-                     " speeds: none for core " + std::to_string(last));
+  // Pinned: the cores the ranks name; unpinned: every core of every node.
+  const int nodes =
+      c.unpinned.node_ranks > 0 ? (c.ranks + c.unpinned.node_ranks - 1) / c.unpinned.node_ranks : 0;
+  const int modelled =
+      nodes > 0 ? nodes * c.unpinned.node_cores : *std::max_element(cores.begin(), cores.end()) + 1;
+  if (static_cast<int>(c.core_speeds.size()) != modelled)
+    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) + " speeds for " +
+                     std::to_string(modelled) + " cores");
   for (const double s : c.core_speeds)
     if (!(s >= kMinCoreSpeed && s <= kMaxCoreSpeed))
       throw UsageError("--core-speeds: a speed must be in [0.001, 1000], got " + number_text(s));
-  if (c.core_speeds.size() > static_cast<std::size_t>(last) + 1)
-    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) + " speeds for " +
-                     std::to_string(last + 1) + " cores");
 }
 
 constexpr double kMinClockStep = 1e-6;

@@ -219,8 +219,10 @@ TEST(RunConfig, OutputProbes) {
   c.checkpoint.restart = c.output.json;
   EXPECT_TRUE(contains(probe_outputs(c), "--json")) << probe_outputs(c);
   c.output.json.clear();
-  c.checkpoint.path = c.checkpoint.restart;  // continue a checkpoint and replace it: allowed
-  EXPECT_EQ(probe_outputs(c), "");
+  c.checkpoint.path = c.checkpoint.restart;  // continue a checkpoint and replace it: allowed (checkpoints)
+  EXPECT_TRUE(contains(probe_outputs(c), "exists and is not an npblu checkpoint: not replaced"))
+      << probe_outputs(c);  // but "old" is no checkpoint: someone's file, never replaced
+  EXPECT_EQ(std::filesystem::file_size(c.checkpoint.path), 3u);
   // A name whose aside name would be too long.
   c = RunConfig{};
   c.output.json = dir / std::string(250, 'j');

@@ -1,8 +1,8 @@
 // The C API of npblu_balance.h: the solver's partitioning, balancer and
 // column migration over a caller's own column count and arrays. The loop
 // is the BalancerSession's behind CollectiveBalancer (the solver's): its
-// cadence (due), its decision and log; the migration is move_columns (the
-// solver's), timed as the price of a step. This file only checks
+// cadence (due), its decision and log; the migration of the caller's arrays
+// is npblu_balance_migrate_c.cpp's. This file only checks
 // arguments, agrees on calls and errors (every collective call first meets
 // the others in agree_call, as npblu.h's calls do) and converts between
 // the caller's numbering and Partition. Statuses and messages come from the
@@ -20,54 +20,14 @@
 #include <vector>
 
 #include "interop/c/npblu_balance.h"
+#include "interop/c/npblu_balancer_handle.hpp"
 #include "interop/c/npblu_status.hpp"
 #include "lu/migration/collective_balancer.hpp"
 #include "lu/mpi/agreement.hpp"
-#include "lu/mpi/column_mover.hpp"
 #include "lu/mpi/communicator.hpp"
-#include "lu/mpi/message_tags.hpp"
 #include "lu/mpi/messages.hpp"
 #include "lu/mpi/request_wait.hpp"
 #include "lu/run_queue_clock.hpp"
-
-struct npblu_balancer {
-  npblu::Communicator comm;            // ours: a duplicate of the caller's
-  npblu::CollectiveBalancer balancer;  // its session holds the current partition and the one before
-  std::vector<npblu::IterationTiming> window;
-  int fed = 0;           // feeds so far: the iteration the session counts (due) and the horizon of a step
-  std::string bad_feed;  // why a feed of this window was refused ("" if none)
-  npblu::RunQueueClock clock;
-  npblu::RunQueueClock::Reading last_reading;
-  bool core_share = true;  // read the run-queue clock between feeds
-  // How this rank waits in the deciding feed's collectives and the
-  // migration: the solver's auto rule for a rank's peers (AutomaticWait's
-  // first choice: sleeping between polls where it shares a core with another
-  // rank under a library that keeps the core while it polls, else spinning).
-  npblu::WaitMode wait = npblu::WaitMode::spin;
-  std::size_t unread = 0;       // the first feed of `window` the clock has not yet been read after
-  double unread_seconds = 0.0;  // the fed time of those feeds
-  std::string error;
-
-  // What a step is priced at until one was timed. A caller's first
-  // migration writes its arrays into memory it may never have touched, and
-  // each new page is a fault: heat_balance's first step (3 MB a rank,
-  // 512 x 480) took 10-14 ms on a KVM guest, 100-140 of its 0.1 ms steps,
-  // where the solver's prior of one step would have priced it at 0.1 ms
-  // and let a transient of its first 35 steps move columns for good.
-  // Steps longer than this are priced at one step, as in the solver.
-  static constexpr double kFirstStepPrice = 0.01;
-
-  npblu_balancer(npblu::Communicator c, const npblu::BalancerSettings& s, const npblu::Partition& start,
-                 bool read_core_share)
-      : comm(std::move(c)), balancer(s, start, comm.get()), core_share(read_core_share) {
-    // Made-up fed times (core_share off) say nothing about what deciding
-    // costs against them: the cadence then stays `every`.
-    balancer.set_time_decisions(read_core_share);
-    balancer.session().set_prior_price(kFirstStepPrice);
-    wait = npblu::AutomaticWait(npblu::core_peers(comm.get())).current();
-    if (core_share) last_reading = clock.read();
-  }
-};
 
 namespace {
 
@@ -292,84 +252,6 @@ int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* en
   return NPBLU_OK;
 }
 
-/// The columns the Fortran module's one array stores (its last dimension),
-/// before and after (-1: not known, C and arrays of rank 1).
-struct StoredColumns {
-  long long old_columns = -1, new_columns = -1;
-};
-
-/// Whether the caller's array holds the stripe with its halos ("" if so, or not known).
-std::string extent_problem(const char* which, long long stored, ColumnRange stripe, int halo) {
-  const long long needed = stripe.width() + 2LL * halo;
-  if (stored < 0 || stored == needed) return "";
-  return std::string("the ") + which + " array stores " + std::to_string(stored) +
-         " columns (its last dimension), not the " + std::to_string(needed) + " of columns " +
-         std::to_string(stripe.begin + 1) + ".." + std::to_string(stripe.end) + " and " +
-         std::to_string(halo) + " halo columns each side";
-}
-
-/// What is wrong with this rank's migrate arguments ("" if nothing).
-std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
-                            void* const* new_arrays, const size_t* column_bytes, int halo,
-                            StoredColumns stored) {
-  if (count < 0) return "negative array count";
-  if (halo < 0 || halo > h->balancer.session().current().interior().width())
-    return "halo depth must be in [0, columns]";
-  if (count == 0) return "";
-  if (!old_arrays || !new_arrays || !column_bytes) return "null array list";
-  const int rank = h->comm.rank();
-  std::string extents =
-      extent_problem("old", stored.old_columns, h->balancer.session().previous()[rank], halo);
-  if (extents.empty())
-    extents = extent_problem("new", stored.new_columns, h->balancer.session().current()[rank], halo);
-  if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
-  for (int a = 0; a < count; ++a) {
-    if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
-    if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
-    // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto stored =
-        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
-    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
-      return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
-             std::to_string(stored) + " columns exceeds the address space";
-  }
-  return "";
-}
-
-npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
-                              std::size_t bytes, int halo) {
-  const ColumnRange from = h->balancer.session().previous()[h->comm.rank()];
-  const ColumnRange to = h->balancer.session().current()[h->comm.rank()];
-  return {static_cast<const std::byte*>(old_data),
-          {from.begin - halo, from.end + halo},
-          static_cast<std::byte*>(new_data),
-          {to.begin - halo, to.end + halo},
-          bytes};
-}
-
-int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
-            const size_t* column_bytes, int halo, StoredColumns stored = {}) {
-  const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo, stored);
-  const std::string agreed =
-      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
-                               npblu::c_api::ArgumentText().add(count).add(halo).str(), problem);
-  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
-  npblu::c_api::ArgumentText sizes;
-  for (int a = 0; a < count; ++a) sizes.add(column_bytes[a]);
-  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate (column_bytes)", sizes.str());
-  std::vector<npblu::MovedArray> arrays;
-  for (int a = 0; a < count; ++a) {
-    arrays.push_back(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo));
-  }
-  const npblu::BalancerSession& session = h->balancer.session();
-  // Timed: the price of the next step is what moving the caller's arrays cost.
-  h->balancer.timed_apply([&] {
-    npblu::move_columns(arrays, session.previous(), session.current(), h->comm, npblu::kTagBalancedArrays,
-                        h->wait);
-  });
-  return NPBLU_OK;
-}
-
 }  // namespace
 
 extern "C" {
@@ -501,18 +383,6 @@ int npblu_balancer_totals(const npblu_balancer* h, int* decisions, int* changes,
   if (changes) *changes = s.steps();
   if (moved_columns) *moved_columns = s.moved_columns();
   return NPBLU_OK;
-}
-
-int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays,
-                           void* const* new_arrays, const size_t* column_bytes, int halo) {
-  return guarded(h, [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
-}
-
-int npblu_balancer_migrate_fn(npblu_balancer* h, const void* old_array, void* new_array, size_t column_bytes,
-                              int halo, long long old_columns, long long new_columns) {
-  return guarded(h, [&] {
-    return migrate(h, 1, &old_array, &new_array, &column_bytes, halo, {old_columns, new_columns});
-  });
 }
 
 const char* npblu_balancer_error_message(const npblu_balancer* h) {
