@@ -77,8 +77,6 @@ std::string create_arguments(int columns, int ranks, const int* widths, const do
   return t.str();
 }
 
-/// Collective: checks every rank's arguments (the message of the lowest
-/// rank with a bad one), then that all ranks passed the same, then creates.
 /// The lengths of the caller's widths and weights (-1: not known, C), where
 /// the Fortran module knows them: checked before either is read.
 struct ArrayLengths {
@@ -95,8 +93,10 @@ std::string lengths_problem(const int* widths, const double* weights, ArrayLengt
   return "";
 }
 
+/// Collective: checks every rank's arguments (the message of the lowest
+/// rank with a bad one), then that all ranks passed the same, then creates.
 int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths, const double* weights,
-              const npblu_balance_settings* settings, std::string& message, ArrayLengths lengths = {}) {
+              const npblu_balance_settings* settings, std::string& message, ArrayLengths lengths) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);  // a local query, on a communicator creation_problem has checked
   std::string problem = handle ? lengths_problem(widths, weights, lengths, ranks) : "null handle pointer";
@@ -118,6 +118,18 @@ int create_on(npblu_balancer** handle, MPI_Comm comm, int columns, const int* wi
   } catch (...) {
     return npblu::c_api::status_of_current_exception(message);
   }
+}
+
+/// create_on behind the communicator's check: an invalid one gives a status, never an abort.
+int create_checked(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
+                   const double* weights, const npblu_balance_settings* settings, char* message, int length,
+                   ArrayLengths lengths) {
+  if (handle) *handle = nullptr;
+  std::string text = npblu::c_api::creation_problem(comm);
+  const int status = text.empty() ? create_on(handle, comm, columns, widths, weights, settings, text, lengths)
+                                  : (text = "npblu_balancer_create: " + text, NPBLU_ERROR_ARGUMENT);
+  if (status != NPBLU_OK) copy_message(npblu::one_line_message(text), message, length);
+  return status;
 }
 
 bool is_time(double seconds) { return std::isfinite(seconds) && seconds >= 0.0; }
@@ -278,26 +290,6 @@ int npblu_partition_from_weights(int columns, int ranks, const double* weights, 
     return NPBLU_ERROR_ARGUMENT;
   }
 }
-
-}  // extern "C"
-
-namespace {
-
-int create_checked(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
-                   const double* weights, const npblu_balance_settings* settings, char* message, int length,
-                   ArrayLengths lengths) {
-  if (handle) *handle = nullptr;
-  // An invalid communicator gives a status, never an abort.
-  std::string text = npblu::c_api::creation_problem(comm);
-  const int status = text.empty() ? create_on(handle, comm, columns, widths, weights, settings, text, lengths)
-                                  : (text = "npblu_balancer_create: " + text, NPBLU_ERROR_ARGUMENT);
-  if (status != NPBLU_OK) copy_message(npblu::one_line_message(text), message, length);
-  return status;
-}
-
-}  // namespace
-
-extern "C" {
 
 int npblu_balancer_create(npblu_balancer** handle, MPI_Comm comm, int columns, const int* widths,
                           const double* weights, const npblu_balance_settings* settings, char* message,

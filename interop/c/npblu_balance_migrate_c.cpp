@@ -56,11 +56,11 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
     // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto stored =
+    const auto most_columns =
         std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
-    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / stored)
+    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / most_columns)
       return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
-             std::to_string(stored) + " columns exceeds the address space";
+             std::to_string(most_columns) + " columns exceeds the address space";
   }
   return "";
 }
