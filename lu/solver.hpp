@@ -181,6 +181,7 @@ class LuSolver {
   /// derived from u and the problem: what a checkpoint need not hold).
   [[nodiscard]] const Field5& residual() const { return rsd_; }
   [[nodiscard]] const Field5& forcing() const { return frct_; }
+  [[nodiscard]] const GridSize& grid() const { return config_.grid; }
   [[nodiscard]] ColumnRange owned() const { return owned_; }
   [[nodiscard]] const Partition& partition() const { return partition_; }
   /// How this rank waits for messages, as reports name it (wait_policy_name).

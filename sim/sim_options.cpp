@@ -351,13 +351,11 @@ bool cores_modelled(const SimCommandLine& s) {
   return !s.config.cores.empty() || s.config.unpinned.node_ranks > 0;
 }
 
+// (The options lu-sim shares with lu, --balance-every or --trace-overwrite,
+// are refused by lu's own rows: refuse_settings_without_effect.)
 constexpr ModelModeOption kModelModeOptions[] = {
-    {"--balance-every", balancing, "--balance diffusive"},
-    {"--balance-threshold", balancing, "--balance diffusive"},
-    {"--balance-damping", balancing, "--balance diffusive"},
     {"--migration-iterations", balancing, "--balance diffusive"},  // the oracle (best) moves for free
     {"--migration-column-seconds", balancing, "--balance diffusive"},
-    {"--trace-overwrite", [](const SimCommandLine& s) { return !s.trace_path.empty(); }, "--trace FILE"},
     {"--history", [](const SimCommandLine& s) { return !s.json_path.empty(); }, "--json FILE"},
     {"--core-slice", cores_modelled, "--cores or --unpinned"},
     {"--share-pools", cores_modelled, "--cores or --unpinned"},
@@ -366,7 +364,11 @@ constexpr ModelModeOption kModelModeOptions[] = {
     {"--noise-correlation", [](const SimCommandLine& s) { return s.config.noise > 0.0; }, "--noise > 0"},
 };
 
-void refuse_settings_without_effect(const CLI::App& app, const SimCommandLine& out) {
+// lu's rows for the options both programs have, the model's modes mapped to
+// lu's (only diffusive balances; best is the oracle), then the model's own.
+void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, const SimCommandLine& out) {
+  shared.balance.mode = balancing(out) ? npblu::BalanceMode::diffusive : npblu::BalanceMode::off;
+  refuse_options_outside_their_mode(shared);
   for (const ModelModeOption& m : kModelModeOptions)
     if (app.count(m.option) && !m.applies(out))
       throw UsageError(std::string(m.option) + " only applies with " + m.needs);
@@ -428,7 +430,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   set_problem(out, rc.problem);
   convert_model_options(app, text, rc, out);
   check_model(out.config);
-  refuse_settings_without_effect(app, out);
+  refuse_settings_without_effect(app, rc, out);
   check_starting_stripes(out.config);
   check_history_memory(out.config);
   return out;

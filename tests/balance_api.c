@@ -49,17 +49,20 @@ static void test_bad_settings(void) {
     const char* needle; /* the setting's name and the problem */
     int every, min_width, persistence;
     double threshold, damping;
+    int core_share;
   } cases[] = {
-      {"every 0", "every must be at least 1, got 0", 0, 2, 1, 0.02, 1.0},
-      {"every -3", "every must be at least 1, got -3", -3, 2, 1, 0.02, 1.0},
-      {"threshold -1", "threshold must be a non-negative number, got -1", 5, 2, 1, -1.0, 1.0},
-      {"threshold NaN", "threshold must be a non-negative number", 5, 2, 1, NAN, 1.0},
-      {"threshold inf", "threshold must be a non-negative number", 5, 2, 1, INFINITY, 1.0},
-      {"damping 0", "damping must be in (0, 1], got 0", 5, 2, 1, 0.02, 0.0},
-      {"damping 1.5", "damping must be in (0, 1], got 1.5", 5, 2, 1, 0.02, 1.5},
-      {"damping NaN", "damping must be in (0, 1]", 5, 2, 1, 0.02, NAN},
-      {"min_width 0", "min_width must be at least 1, got 0", 5, 0, 1, 0.02, 1.0},
-      {"persistence 0", "persistence must be at least 1 window, got 0", 5, 2, 0, 0.02, 1.0},
+      {"every 0", "every must be at least 1, got 0", 0, 2, 1, 0.02, 1.0, 1},
+      {"every -3", "every must be at least 1, got -3", -3, 2, 1, 0.02, 1.0, 1},
+      {"threshold -1", "threshold must be a non-negative number, got -1", 5, 2, 1, -1.0, 1.0, 1},
+      {"threshold NaN", "threshold must be a non-negative number", 5, 2, 1, NAN, 1.0, 1},
+      {"threshold inf", "threshold must be a non-negative number", 5, 2, 1, INFINITY, 1.0, 1},
+      {"damping 0", "damping must be in (0, 1], got 0", 5, 2, 1, 0.02, 0.0, 1},
+      {"damping 1.5", "damping must be in (0, 1], got 1.5", 5, 2, 1, 0.02, 1.5, 1},
+      {"damping NaN", "damping must be in (0, 1]", 5, 2, 1, 0.02, NAN, 1},
+      {"min_width 0", "min_width must be at least 1, got 0", 5, 0, 1, 0.02, 1.0, 1},
+      {"persistence 0", "persistence must be at least 1 window, got 0", 5, 2, 0, 0.02, 1.0, 1},
+      {"core_share 7", "core_share must be 0 or 1, got 7", 5, 2, 1, 0.02, 1.0, 7},
+      {"core_share -1", "core_share must be 0 or 1, got -1", 5, 2, 1, 0.02, 1.0, -1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     npblu_balance_settings s;
@@ -69,6 +72,7 @@ static void test_bad_settings(void) {
     s.persistence = cases[i].persistence;
     s.threshold = cases[i].threshold;
     s.damping = cases[i].damping;
+    s.core_share = cases[i].core_share;
     char message[256] = "";
     npblu_balancer* h = (npblu_balancer*)1;
     const int status =

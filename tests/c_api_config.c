@@ -165,6 +165,33 @@ static void run_errors_reach_every_rank(const char* workdir) {
   npblu_destroy(&h);
 }
 
+/* After npblu_run (of a 12^3 grid): the grid is there; a null output is refused with a message naming the
+ * call. */
+static void results_after_a_run(npblu_solver* h) {
+  int nx = 0, ny = 0, nz = 0, end = 0;
+  double seconds = 0.0;
+  expect(npblu_grid(h, &nx, &ny, &nz) == NPBLU_OK && nx == 12 && ny == 12 && nz == 12,
+         "npblu_grid after npblu_run gives the run's grid", h);
+  expect_refused(h, npblu_time(h, NULL), "npblu_time(h, NULL)", "npblu_time: the output pointer is NULL");
+  expect_refused(h, npblu_columns(h, NULL, &end), "npblu_columns(h, NULL, &end)",
+                 "npblu_columns: an output pointer is NULL");
+  expect(npblu_time(h, &seconds) == NPBLU_OK && seconds > 0.0, "npblu_time after a refused call", h);
+  expect(npblu_release(NULL) == NPBLU_OK, "npblu_release(NULL) is a no-op", NULL);
+}
+
+/* Before any run: no result, named by the call asked. */
+static void no_result_before_a_run(void) {
+  npblu_solver* h = NULL;
+  double mops = 0.0;
+  int nx = 0;
+  expect(npblu_create(&h, MPI_COMM_WORLD) == NPBLU_OK, "create", NULL);
+  expect(npblu_mops(h, &mops) == NPBLU_ERROR_NO_RESULT &&
+             strstr(npblu_error_message(h), "npblu_mops: no result"),
+         "npblu_mops before a run: NPBLU_ERROR_NO_RESULT, named", h);
+  expect(npblu_grid(h, &nx, NULL, NULL) == NPBLU_ERROR_ORDER, "npblu_grid before a run: out of order", h);
+  npblu_destroy(&h);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -175,7 +202,9 @@ int main(int argc, char** argv) {
   bad_values_refused_at_the_call(h);
   dt_round_trips(h, workdir, 2.5e-7);
   dt_round_trips(h, workdir, 1.23456789e-3);
+  results_after_a_run(h);
   npblu_destroy(&h);
+  no_result_before_a_run();
   run_errors_reach_every_rank(workdir);
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -15,6 +15,7 @@ program fortran_kinds
   use, intrinsic :: iso_fortran_env, only: int32
   use mpi_f08, only: MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_COMM_WORLD
   use npblu
+  use npblu_legacy, only: lurun
   implicit none
   type(npblu_solver) :: lu
   integer :: ierr, major, minor, patch, comm, expected_bytes
@@ -149,6 +150,47 @@ contains
     if (npblu_status_string(ierr) /= 'call out of order') error stop 'status string'
     call npblu_get_field(lu, small, ierr)
     if (ierr /= NPBLU_ERROR_ARGUMENT) error stop 'a wrong field size accepted'
+    call class_refusals()
+    call outputs_on_error()
+  end subroutine
+
+  ! A class is one letter: 'Wrong' and '' are refused whole (never read as
+  ! 'W'), by npblu_set_class and by LURUN, whose message names them.
+  subroutine class_refusals()
+    character(len=256) :: text
+    double precision :: seconds
+    integer :: iverif
+    call npblu_set_class(lu, 'Wrong', ierr)
+    call npblu_error_message(lu, text)
+    if (ierr /= NPBLU_ERROR_ARGUMENT .or. index(text, "unknown class 'Wrong'") == 0) &
+      error stop 'set_class(Wrong) not refused by name'
+    call npblu_set_class(lu, '', ierr)
+    if (ierr /= NPBLU_ERROR_ARGUMENT) error stop 'an empty class accepted'
+    call npblu_set_class(lu, 'S   ', ierr)  ! trailing blanks, as in a CHARACTER*4 variable
+    call check(ierr, 'set_class with trailing blanks')
+    call lurun('SX', int(MPI_COMM_WORLD%MPI_VAL), seconds, iverif, ierr)  ! prints "LURUN: ... 'SX' ..."
+    if (ierr /= NPBLU_ERROR_ARGUMENT .or. iverif /= 0) error stop 'LURUN(SX) accepted'
+    call lurun('', int(MPI_COMM_WORLD%MPI_VAL), seconds, iverif, ierr)
+    if (ierr /= NPBLU_ERROR_ARGUMENT) error stop 'LURUN with an empty class accepted'
+  end subroutine
+
+  ! Before any run: the columns and the field's shape are refused, and
+  ! their outputs are set (an empty range, zero extents), not left as they were.
+  subroutine outputs_on_error()
+    type(npblu_solver) :: fresh
+    integer :: first, last, nx, nz
+    call npblu_create(fresh, MPI_COMM_WORLD, ierr)
+    call check(ierr, 'create (fresh)')
+    first = 7
+    last = 7
+    call npblu_columns(fresh, first, last, ierr)
+    if (ierr /= NPBLU_ERROR_NO_RESULT .or. first /= 0 .or. last /= -1) error stop 'columns before a run'
+    nx = 7
+    nz = 7
+    call npblu_field_shape(fresh, nx, nz, first, last, ierr)
+    if (ierr /= NPBLU_ERROR_ORDER .or. nx /= 0 .or. nz /= 0 .or. first /= 0 .or. last /= -1) &
+      error stop 'field_shape before a run'
+    call npblu_destroy(fresh, ierr)
   end subroutine
 
   subroutine check(code, what)

@@ -51,7 +51,7 @@ typedef struct npblu_balance_settings {
   int min_width;    /* narrowest range a rank may own (2; at least 1) */
   int persistence;  /* windows of evidence about the current ranges before they move again (1) */
   int core_share;   /* 1: read each rank's share of its core from the run-queue clock (Linux
-                       schedstat) between feeds, as the solver does (1); 0: the fed times only */
+                       schedstat) between feeds, as the solver does (1); 0: the fed times only; others refused */
 } npblu_balance_settings;
 
 /* The defaults above. */

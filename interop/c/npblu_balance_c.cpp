@@ -48,6 +48,8 @@ npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
     out.damping = s->damping;
     out.min_width = s->min_width;
     out.persistence = s->persistence;
+    if (s->core_share != 0 && s->core_share != 1)
+      throw std::invalid_argument("core_share must be 0 or 1, got " + std::to_string(s->core_share));
   }
   npblu::validate(out);
   return out;

@@ -42,14 +42,17 @@ std::string config_arguments(const npblu::RunConfig& c) {
 
 namespace {
 
+/// Gives the last run's result to `f`: `call`'s output `out` must not be
+/// null, and a run (or a stepped run's finish) must have completed.
 template <class F>
-int result(const npblu_solver* h, const void* out, F&& f) {
-  if (!h || !out) return NPBLU_ERROR_ARGUMENT;
-  if (!h->outcome) {
-    const_cast<npblu_solver*>(h)->error =
-        "no result: npblu_run (or npblu_finish) has not completed on this handle";
-    return NPBLU_ERROR_NO_RESULT;
-  }
+int result(const npblu_solver* ch, const char* call, const void* out, F&& f) {
+  if (!ch) return NPBLU_ERROR_ARGUMENT;
+  auto* h = const_cast<npblu_solver*>(ch);  // only the error message changes
+  if (!out) return fail(h, NPBLU_ERROR_ARGUMENT, std::string(call) + ": the output pointer is NULL");
+  if (!h->outcome)
+    return fail(
+        h, NPBLU_ERROR_NO_RESULT,
+        std::string(call) + ": no result: npblu_run (or npblu_finish) has not completed on this handle");
   f(*h->outcome);
   return NPBLU_OK;
 }
@@ -93,7 +96,7 @@ int npblu_create_f(npblu_solver** handle, MPI_Fint fortran_comm) {
 int npblu_destroy(npblu_solver** handle) { return npblu::c_api::destroy_agreed(handle, "npblu_destroy"); }
 
 int npblu_release(npblu_solver** handle) {
-  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (!handle) return NPBLU_OK;            // like free(NULL): error paths call it unconditionally
   if (*handle) (*handle)->comm.abandon();  // no MPI call: this rank may be alone, or MPI finalized
   delete *handle;
   *handle = nullptr;
@@ -156,37 +159,39 @@ int npblu_run(npblu_solver* h) {
 }
 
 int npblu_time(const npblu_solver* h, double* s) {
-  return result(h, s, [&](const auto& o) { *s = o.seconds; });
+  return result(h, "npblu_time", s, [&](const auto& o) { *s = o.seconds; });
 }
 int npblu_mops(const npblu_solver* h, double* m) {
-  return result(h, m, [&](const auto& o) { *m = o.mops; });
+  return result(h, "npblu_mops", m, [&](const auto& o) { *m = o.mops; });
 }
 int npblu_verified(const npblu_solver* h, int* v) {
-  return result(h, v, [&](const auto& o) { *v = o.verified ? 1 : 0; });
+  return result(h, "npblu_verified", v, [&](const auto& o) { *v = o.verified ? 1 : 0; });
 }
 int npblu_residual_norms(const npblu_solver* h, double norms[5]) {
-  return result(h, norms,
+  return result(h, "npblu_residual_norms", norms,
                 [&](const auto& o) { std::copy(o.computed.xcr.begin(), o.computed.xcr.end(), norms); });
 }
 int npblu_error_norms(const npblu_solver* h, double norms[5]) {
-  return result(h, norms,
+  return result(h, "npblu_error_norms", norms,
                 [&](const auto& o) { std::copy(o.computed.xce.begin(), o.computed.xce.end(), norms); });
 }
 int npblu_surface_integral(const npblu_solver* h, double* v) {
-  return result(h, v, [&](const auto& o) { *v = o.computed.xci; });
+  return result(h, "npblu_surface_integral", v, [&](const auto& o) { *v = o.computed.xci; });
 }
 int npblu_imbalance(const npblu_solver* h, double* f) {
-  return result(h, f, [&](const auto& o) { *f = o.imbalance; });
+  return result(h, "npblu_imbalance", f, [&](const auto& o) { *f = o.imbalance; });
 }
 int npblu_columns(const npblu_solver* h, int* begin, int* end) {
-  if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
-  if (h->session) {  // a stepped run's current columns (the balancer moves them)
+  if (h && (!begin || !end))
+    return fail(const_cast<npblu_solver*>(h), NPBLU_ERROR_ARGUMENT,
+                "npblu_columns: an output pointer is NULL");
+  if (h && h->session) {  // a stepped run's current columns (the balancer moves them)
     const npblu::ColumnRange owned = h->session->solver().owned();
     *begin = owned.begin;
     *end = owned.end;
     return NPBLU_OK;
   }
-  return result(h, begin, [&](const auto& o) {
+  return result(h, "npblu_columns", begin, [&](const auto& o) {
     *begin = o.owned.begin;
     *end = o.owned.end;
   });

@@ -164,13 +164,14 @@ int npblu_finish(npblu_solver* h) {
 }
 
 int npblu_grid(const npblu_solver* h, int* nx, int* ny, int* nz) {
-  return on_session(h, "npblu_grid", [&](npblu::BenchmarkSession& s) -> int {
-    const npblu::Field5& u = s.solver().state();
-    if (nx) *nx = u.nx();
-    if (ny) *ny = s.solver().partition().interior().end + 1;
-    if (nz) *nz = u.nz();
+  const auto give = [&](const npblu::GridSize& g) {
+    if (nx) *nx = g.nx;
+    if (ny) *ny = g.ny;
+    if (nz) *nz = g.nz;
     return NPBLU_OK;
-  });
+  };
+  if (h && !h->session && h->outcome) return give(h->outcome->grid);  // after npblu_run
+  return on_session(h, "npblu_grid", [&](npblu::BenchmarkSession& s) { return give(s.solver().grid()); });
 }
 
 int npblu_field_size(const npblu_solver* h, int64_t* count) {

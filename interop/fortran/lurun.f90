@@ -26,8 +26,7 @@ subroutine lurun(cls, icomm, time, iverif, ierr)
   if (ierr /= NPBLU_OK) return
   call npblu_set_report(solver, .false., ierr)
   call npblu_set_option(solver, 'quiet', '', ierr)
-  call npblu_set_class(solver, cls(1:1), ierr)
-  if (ierr == NPBLU_OK .and. len_trim(cls) /= 1) ierr = NPBLU_ERROR_ARGUMENT
+  call npblu_set_class(solver, cls, ierr)  ! one letter; 'SX' or '' refused with a message
   if (ierr == NPBLU_OK) call npblu_run(solver, ierr)
   if (ierr == NPBLU_OK) then
     call npblu_time(solver, time, ierr)

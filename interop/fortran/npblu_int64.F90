@@ -5,7 +5,7 @@ module npblu_int64
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int32, int64
   use npblu_c_interfaces
-  use npblu_base, only: npblu_solver, NPBLU_OK
+  use npblu_base, only: npblu_solver, NPBLU_OK, NPBLU_ERROR_ARGUMENT
 #ifdef NPBLU_HAVE_MPI_F08
   use mpi_f08, only: MPI_Comm
 #endif

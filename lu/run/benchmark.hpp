@@ -8,8 +8,8 @@
 #include <ostream>
 #include <string>
 
-#include "lu/mpi/agreement.hpp"
 #include "lu/io/report.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/run/run_config.hpp"
 
 namespace npblu {
@@ -24,6 +24,7 @@ struct BenchmarkOutcome {
   VerifiedQuantities computed;
   double imbalance = 1.0;
   int moved_columns = 0;
+  GridSize grid;  // the problem's, boundary points included
   // This rank's.
   ColumnRange owned;  // final columns
   // Rank 0's: the full report.

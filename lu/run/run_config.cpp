@@ -353,12 +353,16 @@ std::string describe_problem(char problem_class, const GridSize& g, int iteratio
 Problem validate(const RunConfig& config) {
   const Problem problem = problem_from_checkpoint(config) ? Problem{} : resolve_problem(config.problem);
   check_placement(config);
+  refuse_options_outside_their_mode(config);
+  return problem;
+}
+
+void refuse_options_outside_their_mode(const RunConfig& config) {
   for (const auto& m : kModeOptions) {
     if (config.given.count(m.option) && !m.applies(config)) {
       throw UsageError("--" + std::string(m.option) + " only applies with " + std::string(m.needs));
     }
   }
-  return problem;
 }
 
 void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks) {

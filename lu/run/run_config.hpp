@@ -21,9 +21,9 @@
 
 #include "balance/diffusive_balancer.hpp"
 #include "balance/weights.hpp"
+#include "lu/grid.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"  // UsageError
-#include "lu/grid.hpp"
 #include "lu/mpi/request_wait.hpp"
 #include "lu/speed_emulation.hpp"
 #include "verify/class_table.hpp"
@@ -136,6 +136,11 @@ std::string describe_problem(char problem_class, const GridSize& g, int iteratio
 /// problem option the problem is the checkpoint's, known only once the file
 /// is read: the Problem returned is then empty (iterations 0).
 Problem validate(const RunConfig& config);
+/// validate's check of the options that mean something in one mode only
+/// (--balance-every without --balance diffusive, --trace-overwrite without
+/// --trace, ...): a given one outside its mode throws UsageError. lu-sim
+/// calls it too, with its modes mapped to lu's, for the options they share.
+void refuse_options_outside_their_mode(const RunConfig& config);
 /// Whether the problem is to be taken from the --restart checkpoint (no
 /// class or size given; --iterations/--dt given with it must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);

@@ -118,6 +118,7 @@ BenchmarkOutcome publish(const RunContext& ctx, RunReport report, const LuSolver
   outcome.seconds = report.seconds;
   outcome.mops = report.mops;
   outcome.computed = report.computed;
+  outcome.grid = solver.grid();
   outcome.owned = solver.owned();
   outcome.imbalance = imbalance;
   outcome.moved_columns = report.moved_columns;
