@@ -26,8 +26,7 @@ namespace {
 void check_outputs(const SimCommandLine& cl) {
   std::vector<RunFile> files;
   if (!cl.json_path.empty()) {
-    if (auto problem = output_path_problem("--json", cl.json_path); !problem.empty())
-      throw UsageError(problem);
+    if (auto problem = check_report_path("--json", cl.json_path); !problem.empty()) throw UsageError(problem);
     files.push_back({"--json", cl.json_path, true});
   }
   if (!cl.trace_path.empty()) {

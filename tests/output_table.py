@@ -54,7 +54,7 @@ def make_fixtures(work, checkpoint):
     import h5py  # Debian's python3-h5py
     os.makedirs(os.path.join(work, "adir"))
     with open(os.path.join(work, "old.json"), "w") as f:
-        json.dump({"old": "report", "padding": "x" * 4000}, f)
+        json.dump({"program": "lu", "program_version": "0.0.1", "old": "report", "padding": "x" * 4000}, f)
     with h5py.File(os.path.join(work, "old.h5"), "w") as f:
         f.attrs["class"] = "old trace"
         f["iterations/iteration"] = list(range(1, 8))

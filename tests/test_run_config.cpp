@@ -140,7 +140,8 @@ TEST(RunConfig, EmptyValuesAreErrors) {
 TEST(RunConfig, WeightsNanAndInfGetAPreciseMessage) {
   RunConfig c;
   EXPECT_TRUE(contains(error_setting(c, "weights", "nan"), "weight 'nan' must be a positive finite number"));
-  EXPECT_TRUE(contains(error_setting(c, "weights", "inf,1"), "weight 'inf' must be a positive finite number"));
+  EXPECT_TRUE(
+      contains(error_setting(c, "weights", "inf,1"), "weight 'inf' must be a positive finite number"));
   EXPECT_TRUE(contains(error_setting(c, "weights", "-inf,1"), "must be a positive finite number"));
 }
 
@@ -209,9 +210,18 @@ TEST(RunConfig, OutputProbes) {
   c.output.json = dir / "r.json";
   EXPECT_EQ(probe_outputs(c), "");
   EXPECT_FALSE(std::filesystem::exists(c.output.json));
+  // An existing file is replaced only by a report of its own kind: a JSON
+  // report of ours, never a text file or an HDF5 file named by mistake.
   std::ofstream(c.output.json) << "old";
+  EXPECT_TRUE(contains(probe_outputs(c), "--json '" + c.output.json.string() +
+                                             "': exists and is not a JSON report: not replaced"))
+      << probe_outputs(c);
+  std::ofstream(c.output.json) << R"({"not": "a report"})";
+  EXPECT_TRUE(contains(probe_outputs(c), "is not a JSON report")) << probe_outputs(c);
+  const std::string report = R"({"program": "lu", "program_version": "0.1.0", "class": "S"})";
+  std::ofstream(c.output.json) << report;
   EXPECT_EQ(probe_outputs(c), "");
-  EXPECT_EQ(std::filesystem::file_size(c.output.json), 3u);
+  EXPECT_EQ(std::filesystem::file_size(c.output.json), report.size());
   // Two outputs, or an output and an input, on one file.
   c.output.trace = dir / "." / "r.json";
   EXPECT_TRUE(contains(probe_outputs(c), "are the same file")) << probe_outputs(c);
@@ -221,8 +231,8 @@ TEST(RunConfig, OutputProbes) {
   c.output.json.clear();
   c.checkpoint.path = c.checkpoint.restart;  // continue a checkpoint and replace it: allowed (checkpoints)
   EXPECT_TRUE(contains(probe_outputs(c), "exists and is not an npblu checkpoint: not replaced"))
-      << probe_outputs(c);  // but "old" is no checkpoint: someone's file, never replaced
-  EXPECT_EQ(std::filesystem::file_size(c.checkpoint.path), 3u);
+      << probe_outputs(c);  // but a report is no checkpoint: someone's file, never replaced
+  EXPECT_EQ(std::filesystem::file_size(c.checkpoint.path), report.size());
   // A name whose aside name would be too long.
   c = RunConfig{};
   c.output.json = dir / std::string(250, 'j');

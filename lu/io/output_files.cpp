@@ -9,10 +9,13 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
 #include <vector>
 
+#include "lu/io/checkpoint_file.hpp"
 #include "lu/mpi/messages.hpp"
 
 namespace npblu {
@@ -145,6 +148,28 @@ std::string output_path_problem(std::string_view option, const fs::path& path) {
   return length_problem(option, path);
 }
 
+namespace {
+
+/// Whether `path` holds a JSON object with the keys every report of lu,
+/// lu-sim and the C API has.
+bool is_json_report(const fs::path& path) {
+  std::ifstream in(path);
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return report.is_object() && report.contains("program") && report.contains("program_version");
+}
+
+}  // namespace
+
+std::string check_report_path(std::string_view option, const fs::path& path) {
+  if (std::string problem = output_path_problem(option, path); !problem.empty()) return problem;
+  std::error_code ec;
+  const bool replaceable = !fs::exists(path, ec) || fs::file_size(path, ec) == 0 || is_json_report(path);
+  if (!replaceable)
+    return named(option, path) +
+           ": exists and is not a JSON report: not replaced (remove it, or name another file)";
+  return {};
+}
+
 std::string check_trace_path(const fs::path& path, bool overwrite) {
   std::error_code ec;
   const auto status = fs::status(path, ec);
@@ -158,6 +183,10 @@ std::string check_trace_path(const fs::path& path, bool overwrite) {
     return named + ": already exists (use --trace-overwrite to replace it)";
   if (fs::exists(status) && locked_by_another_process(path))
     return named + ": is being written by another run (it holds the file's lock): not touched";
+  if (fs::exists(status) && is_npblu_checkpoint(path))
+    return named +
+           ": is an npblu checkpoint: --trace-overwrite replaces a trace, never a checkpoint (name another "
+           "file)";
   return output_path_problem("--trace", path);
 }
 

@@ -35,9 +35,16 @@ std::string same_file_problem(std::span<const RunFile> files);
 /// (or the aside name) too long for the file system.
 std::string output_path_problem(std::string_view option, const std::filesystem::path& path);
 
+/// The JSON report's checks (`option`: "--json"): output_path_problem, and
+/// an existing, non-empty file is replaced only when it is a JSON report of
+/// ours (an object with "program" and "program_version"), so that a
+/// mistyped name (`--json run.h5`) destroys no checkpoint, trace or data.
+std::string check_report_path(std::string_view option, const std::filesystem::path& path);
+
 /// The trace's checks: a regular file (or none yet) in a writable
 /// directory, not existing unless `overwrite`, not locked by a live run
-/// (locked_by_another_process). Returns "" or the problem.
+/// (locked_by_another_process), and with `overwrite` replacing no npblu
+/// checkpoint (a trace is replaced by a trace). Returns "" or the problem.
 std::string check_trace_path(const std::filesystem::path& path, bool overwrite);
 
 /// Extra characters of an aside name over the final one ("." + 6 random + ".tmp").

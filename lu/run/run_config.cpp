@@ -446,7 +446,7 @@ std::string probe_outputs(const RunConfig& config) {
   const OutputConfig& output = config.output;
   if (auto problem = same_file_problem(run_files(config)); !problem.empty()) return problem;
   if (!output.json.empty()) {
-    if (auto problem = output_path_problem("--json", output.json); !problem.empty()) return problem;
+    if (auto problem = check_report_path("--json", output.json); !problem.empty()) return problem;
   }
   if (!output.trace.empty()) {
     if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty())
