@@ -186,12 +186,12 @@ struct BenchmarkSession::State {
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                    const std::string& command_line) {
   std::optional<CheckpointHeader> restart;
-  std::string warning;
-  const RunConfig resolved = resolve_restart(config, comm, restart, warning);
+  std::vector<std::string> warnings;
+  const RunConfig resolved = resolve_restart(config, comm, restart, warnings);
   state_ = std::make_unique<State>(
       check_inputs(resolved, comm, out, command_line, restart ? restart->iteration : 0));
-  if (!warning.empty() && state_->ctx.root())
-    std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;
+  for (const std::string& warning : warnings)
+    if (state_->ctx.root()) std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "lu/io/report.hpp"
+#include "lu/isa.hpp"
 
 namespace npblu {
 
@@ -38,13 +39,26 @@ std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int 
   return warning;
 }
 
+/// "" or a warning: the checkpoint was written at a level of the other kind
+/// of bits (lu/isa.hpp: baseline has no FMA, v3 and v4 contract into FMA),
+/// so the continued run verifies but ends with bits of neither kind.
+std::string level_kind_warning(const CheckpointHeader& h, const std::string& named) {
+  const std::string active = isa_name(active_isa());
+  const bool saved_fma = h.run.isa != "baseline", active_fma = active != "baseline";
+  if (h.run.isa.empty() || saved_fma == active_fma) return "";
+  const auto kind = [](bool fma) { return fma ? " (FMA)" : " (no FMA)"; };
+  return named + ": written at level " + h.run.isa + kind(saved_fma) + ", continued at " + active +
+         kind(active_fma) + ": the run verifies, but its field_checksum is neither level's uninterrupted one " +
+         "(NPBLU_ISA=" + (saved_fma ? "v3 or v4" : "baseline") + " continues it bit for bit)";
+}
+
 /// Step 0, with --restart: the checkpoint's header, and the run's problem
 /// from it. Problem options may be omitted (the checkpoint's are taken) or
 /// must give exactly its problem; a run on as many ranks as the checkpoint's
 /// with no placement option of its own continues on the checkpoint's
 /// stripes (where the balancer had moved them).
 RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_Comm comm,
-                              std::string& warning) {
+                              std::vector<std::string>& warnings) {
   const std::string named = "--restart " + quote_value(config.checkpoint.restart.string());
   const RunIdentity& run = h.run;
   const char saved_class = run.problem_class.at(0);  // one letter: checked when read
@@ -81,7 +95,8 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
                              config.balance.mode == BalanceMode::off;
   if (!own_placement && static_cast<int>(h.run.column_widths.size()) == ranks)
     config.placement.columns = h.run.column_widths;
-  warning = continue_settings(config, h, ranks, named);
+  for (const std::string& w : {continue_settings(config, h, ranks, named), level_kind_warning(h, named)})
+    if (!w.empty()) warnings.push_back(w);
   return config;
 }
 
@@ -89,10 +104,10 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
 
 /// The run's configuration: `config`, completed from the --restart checkpoint if any.
 RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<CheckpointHeader>& header,
-                          std::string& warning) {
+                          std::vector<std::string>& warnings) {
   if (config.checkpoint.restart.empty()) return config;
   header = read_checkpoint_header(config.checkpoint.restart, comm);
-  return continue_checkpoint(config, *header, comm, warning);
+  return continue_checkpoint(config, *header, comm, warnings);
 }
 
 /// After start(): u and the iteration count from the checkpoint, then the

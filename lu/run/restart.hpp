@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lu/io/checkpoint.hpp"
 #include "lu/io/run_identity.hpp"
@@ -14,13 +15,13 @@
 namespace npblu {
 
 /// Step 0: the run's configuration: `config`, completed from the --restart
-/// checkpoint if any (whose header is then in `header`; a one-line warning,
-/// or "", in `warning`). Problem options may be omitted (the checkpoint's
+/// checkpoint if any (whose header is then in `header`; one-line warnings,
+/// if any, in `warnings`). Problem options may be omitted (the checkpoint's
 /// are taken) or must give exactly its problem; a run on as many ranks as
 /// the checkpoint's with no placement option of its own continues on the
 /// checkpoint's stripes, its emulated speeds and balancer settings.
 RunConfig resolve_restart(const RunConfig& config, MPI_Comm comm, std::optional<CheckpointHeader>& header,
-                          std::string& warning);
+                          std::vector<std::string>& warnings);
 
 /// After start(): u and the iteration count from the checkpoint, then the
 /// run's header (print_header) and a line saying where it continues from.
