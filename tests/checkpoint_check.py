@@ -178,6 +178,7 @@ def continue_mode(ctx):
                  f"expected {report['iterations'] - saved['iteration']}", proc)
         check_restart_stripes(ctx, case, report, saved, proc)
         check_restart_time(case, report, saved, wall, proc)
+        check_balancer_override(case, report, saved, proc)
         if report["field_checksum"] != reference["field_checksum"]:
             fail(f"{case}: field checksum {report['field_checksum']} != {reference['field_checksum']}", proc)
         if not same_norms(report, reference, 1e-13):
@@ -199,7 +200,9 @@ def checkpoint_header(path):
     import h5py  # Debian's python3-h5py
     with h5py.File(path, "r") as f:
         return {"iteration": int(f.attrs["iteration"]), "timed_seconds": float(f.attrs["timed_seconds"]),
-                "column_widths": [int(w) for w in f.attrs["column_widths"]]}
+                "column_widths": [int(w) for w in f.attrs["column_widths"]],
+                "balance": f.attrs["balance"].decode() if isinstance(f.attrs["balance"], bytes)
+                else str(f.attrs["balance"])}
 
 
 def check_saved_stripes(ctx, whole, saved):
@@ -224,6 +227,18 @@ def check_restart_stripes(ctx, case, report, saved, proc):
         expected = equal_widths(report["grid"][1] - 2, int(np_text))
     if start != expected:
         fail(f"{case}: the restart started on {start}, expected {expected}", proc)
+
+
+def check_balancer_override(case, report, saved, proc):
+    """A restart of a diffusive run that gives --balance-every N alone (no --balance) continues the
+    diffusive balancer at every N (the option is the restart's, the mode the checkpoint's)."""
+    words = shlex.split(case.partition(":")[2])
+    if "--balance-every" not in words or "--balance" in words:
+        return
+    every = int(words[words.index("--balance-every") + 1])
+    if saved["balance"] != "diffusive" or report["balance"] != "diffusive" or report["balance_every"] != every:
+        fail(f"{case}: balance {report['balance']!r} every {report['balance_every']} after a checkpoint "
+             f"balanced {saved['balance']!r}, expected diffusive every {every}", proc)
 
 
 def check_restart_time(case, report, saved, wall, proc):

@@ -30,6 +30,11 @@ std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int 
   }
   if (!config.given.count("balance") && h.run.balance == "diffusive")
     config.balance.mode = BalanceMode::diffusive;
+  for (const char* option : {"balance-every", "balance-threshold", "balance-damping"}) {
+    if (config.given.count(option) && config.balance.mode != BalanceMode::diffusive)
+      throw RunError("--" + std::string(option) + " only applies with --balance diffusive (" + named +
+                     " holds a run balanced '" + h.run.balance + "')");
+  }
   if (config.balance.mode == BalanceMode::diffusive && h.run.balance == "diffusive") {
     if (!config.given.count("balance-every")) config.balance.diffusive.every = h.run.balance_every;
     if (!config.given.count("balance-threshold"))
@@ -48,7 +53,8 @@ std::string level_kind_warning(const CheckpointHeader& h, const std::string& nam
   if (h.run.isa.empty() || saved_fma == active_fma) return "";
   const auto kind = [](bool fma) { return fma ? " (FMA)" : " (no FMA)"; };
   return named + ": written at level " + h.run.isa + kind(saved_fma) + ", continued at " + active +
-         kind(active_fma) + ": the run verifies, but its field_checksum is neither level's uninterrupted one " +
+         kind(active_fma) +
+         ": the run verifies, but its field_checksum is neither level's uninterrupted one " +
          "(NPBLU_ISA=" + (saved_fma ? "v3 or v4" : "baseline") + " continues it bit for bit)";
 }
 

@@ -220,14 +220,17 @@ struct ModeOption {
   bool (*applies)(const RunConfig&);
   std::string_view needs;
 };
+// Diffusive, or possibly so: a restart without --balance continues the
+// checkpoint's mode, known once the file is read (lu/run/restart.cpp then
+// refuses the balancer's options if that mode is not diffusive).
+bool balancing_diffusive(const RunConfig& c) {
+  return c.balance.mode == BalanceMode::diffusive ||
+         (!c.checkpoint.restart.empty() && !c.given.count("balance"));
+}
 constexpr std::array kModeOptions{
-    ModeOption{"balance-every", [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
-               "--balance diffusive"},
-    ModeOption{"balance-threshold",
-               [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
-               "--balance diffusive"},
-    ModeOption{"balance-damping", [](const RunConfig& c) { return c.balance.mode == BalanceMode::diffusive; },
-               "--balance diffusive"},
+    ModeOption{"balance-every", balancing_diffusive, "--balance diffusive"},
+    ModeOption{"balance-threshold", balancing_diffusive, "--balance diffusive"},
+    ModeOption{"balance-damping", balancing_diffusive, "--balance diffusive"},
     ModeOption{"calibration-iterations",
                [](const RunConfig& c) { return c.placement.weights.source == WeightSource::calibrate; },
                "--weights calibrate"},

@@ -25,7 +25,7 @@ npblu_test(checkpoint_W100_3_to_2_and_5 ${CHECKPOINT_CHECK} continue --problem "
 # them: 2 ranks with a strong imbalance, which every real run corrects within a few windows.)
 npblu_test(checkpoint_W_diffusive_continues ${CHECKPOINT_CHECK} continue --problem W --np 2 --every 100
   --checkpointed "--balance diffusive --emulate-speeds 1,0.444" --moved-before
-  --restarts "2:" "3:--balance diffusive --emulate-speeds 1,0.4,1")
+  --restarts "2:" "3:--balance diffusive --emulate-speeds 1,0.4,1" "2:--balance-every 10")
 # A SIGTERM mid-run: exit 4 on every rank and a checkpoint a restart finishes, verified.
 npblu_test(checkpoint_sigterm ${CHECKPOINT_CHECK} sigterm --np 2 -- W --emulate-speeds 0.2,0.2)
 # kill -9 at seeded random moments and, every other trial, certainly mid-write (the ranks stopped
