@@ -35,7 +35,8 @@ import os
 import statistics
 import sys
 
-from lu_json import DEFAULT_LU, core_shares, run_lu
+from lu_json import core_shares, count, DEFAULT_LU, run_lu, script_main
+from npb_classes import ITERATIONS
 
 # The bottleneck ratio's one Python home, the tests' independent oracle.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -237,13 +238,16 @@ def real_section(a):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
-    p.add_argument("--cls", default="A")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--cls", default="A", choices=list(ITERATIONS))
+    p.add_argument("--repeats", type=count(1), default=3)
     p.add_argument("--only", choices=["steady", "changing", "noharm", "defaults", "real"])
-    p.add_argument("--every", type=int, nargs="*", default=[1, 5, 20], help="noharm: --balance-every values")
+    p.add_argument("--every", type=count(1), nargs="*", default=[1, 5, 20], help="noharm: --balance-every values")
     a = p.parse_args()
     want = lambda s: a.only in (None, s) and s != "defaults"  # noqa: E731
-    its = 250 if a.cls in "ABC" else 300
+    its = ITERATIONS[a.cls]
+    if want("changing") and its < 110:  # its speeds change at iteration 80, its windows run to 100
+        p.error(f"the changing section needs a class of at least 110 iterations, class {a.cls} has {its} "
+                "(give --only steady, noharm or real, or another class)")
     if want("steady"):
         steady_section(a, its)
     if want("changing"):
@@ -257,4 +261,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

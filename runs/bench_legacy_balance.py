@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 
-from lu_json import mpirun
+from lu_json import count, mpirun, script_main
 
 # The bottleneck ratio's one Python home, the tests' independent oracle.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -91,13 +91,13 @@ def run(a, slow, program):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--program", default=DEFAULT_PROGRAM)
-    p.add_argument("--np", type=int, default=2)
-    p.add_argument("--slow", type=int, default=3, help="KSLOW: rank 1 repeats its work this many times")
-    p.add_argument("--size", type=int, nargs=2, default=[512, 480], metavar=("NX", "NCOLS"))
-    p.add_argument("--steps", type=int, default=3000)
-    p.add_argument("--every", type=int, default=5)
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--window", type=int, default=100, help="NWIN: steps per window of the balance quality")
+    p.add_argument("--np", type=count(1), default=2)
+    p.add_argument("--slow", type=count(1), default=3, help="KSLOW: rank 1 repeats its work this many times")
+    p.add_argument("--size", type=count(1), nargs=2, default=[512, 480], metavar=("NX", "NCOLS"))
+    p.add_argument("--steps", type=count(1), default=3000)
+    p.add_argument("--every", type=count(1), default=5)
+    p.add_argument("--repeats", type=count(1), default=5)
+    p.add_argument("--window", type=count(1), default=100, help="NWIN: steps per window of the balance quality")
     p.add_argument("--baseline-program", help="another build's heat_balance, run alternating with --program")
     a = p.parse_args()
     builds = {"": a.program} if not a.baseline_program else {"baseline": a.baseline_program, "this": a.program}
@@ -146,4 +146,4 @@ def window_summary(q):
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

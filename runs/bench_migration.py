@@ -25,6 +25,8 @@ import statistics
 import subprocess
 import sys
 
+from lu_json import count, script_main
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 
@@ -70,8 +72,8 @@ def main():
                    help="CLASS:RANKS[:STEPS], STEPS a comma list (default --steps)")
     p.add_argument("--steps", default="2,-2,30,-30",
                    help="columns moved to rank 0 per step (negative: back), e.g. 2,-2,30,-30")
-    p.add_argument("--repeats", type=int, default=2, help="times each run does the step list")
-    p.add_argument("--runs", type=int, default=3, help="runs of each program, alternating")
+    p.add_argument("--repeats", type=count(1), default=2, help="times each run does the step list")
+    p.add_argument("--runs", type=count(1), default=3, help="runs of each program, alternating")
     a = p.parse_args()
     base = build_baseline(a.baseline_src, a.baseline_build or os.path.join(a.baseline_src, "build"),
                           a.baseline_bench)
@@ -105,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import count, DEFAULT_LU, run_lu, script_main
 
 PIN = [0, 1]  # rank r on core PIN[r]; the load goes on PIN[1]
 
@@ -124,8 +124,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
-    p.add_argument("--loads", type=int, default=1, help="CPU-bound processes on rank 1's core (default 1)")
-    p.add_argument("--repeats", type=int, default=2)
+    p.add_argument("--loads", type=count(0), default=1, help="CPU-bound processes on rank 1's core (default 1)")
+    p.add_argument("--repeats", type=count(1), default=2)
     p.add_argument("--variants", nargs="+", default=DEFAULT_VARIANTS, choices=list(VARIANTS))
     p.add_argument("--unloaded", action="store_true", help="no load: each variant's cost on dedicated cores")
     p.add_argument("--lock", default="", help="flock this file for each round (e.g. /tmp/npblu-timing.lock)")
@@ -182,6 +182,6 @@ def main():
 
 if __name__ == "__main__":
     try:
-        main()
+        script_main(main)
     except KeyboardInterrupt:
         sys.exit("interrupted (load killed)")

@@ -16,7 +16,7 @@ two builds, REPEATS runs each, and prints the medians and before/after
 import argparse
 import statistics
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import count, DEFAULT_LU, run_lu, script_main
 
 
 def on_cpu_seconds(report):
@@ -29,7 +29,7 @@ def main():
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--baseline-lu", required=True)
     p.add_argument("--cases", nargs="+", default=["W:1", "A:1"], help="CLASS:RANKS")
-    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--repeats", type=count(1), default=5)
     a = p.parse_args()
     print(f"{'class':>5s} {'ranks':>5s} {'before cpu s':>12s} {'after cpu s':>12s} {'before/after':>12s}"
           f"   (wall s medians: before, after)")
@@ -49,4 +49,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -17,7 +17,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lu_json import DEFAULT_LU, run_lu  # noqa: E402
+from lu_json import count, DEFAULT_LU, run_lu, script_main  # noqa: E402
 
 PHASES = {
     "total": ("time_s",),
@@ -49,8 +49,8 @@ def main():
     ap.add_argument("--baseline-lu", required=True)
     ap.add_argument("--levels", nargs="+", default=["v4"], choices=["baseline", "v3", "v4"])
     ap.add_argument("--cls", default="A")
-    ap.add_argument("--np", type=int, default=1)
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--np", type=count(1), default=1)
+    ap.add_argument("--repeats", type=count(1), default=5)
     a = ap.parse_args()
     args = []  # the class's own iterations: run_lu refuses a run that did not verify
     builds = {"baseline": a.baseline_lu, "ours": a.lu}
@@ -74,4 +74,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

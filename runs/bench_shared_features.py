@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 
-from lu_json import add_shared_core_arguments, run_report, shared_core_launchers
+from lu_json import add_shared_core_arguments, run_report, script_main, shared_core_launchers
 
 FEATURES = {
     "plain": [],
@@ -98,4 +98,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

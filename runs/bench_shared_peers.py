@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 
-from lu_json import add_shared_core_arguments, run_report, shared_core_launchers
+from lu_json import add_shared_core_arguments, run_report, script_main, shared_core_launchers
 
 MODES = ["auto", "spin", "sleep"]
 
@@ -72,4 +72,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 
+from lu_json import count, script_main
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
 ITERATIONS, EVERY, CHANGE, SETTLE = 250, 5, 100, 20
@@ -108,12 +110,12 @@ def assess(name, r, bar, changing):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", default=DEFAULT_SIM)
-    ap.add_argument("--ranks", type=int, nargs="*", default=[4, 16, 64, 256, 1024])
+    ap.add_argument("--ranks", type=count(2), nargs="*", default=[4, 16, 64, 256, 1024])
     ap.add_argument("--only", help="one scenario")
     ap.add_argument("--noise", type=float, nargs="*", help="independent noise levels only (default: the table's five)")
-    ap.add_argument("--nxz", type=int, default=64, help="NX = NZ of the modelled grid (default 64, class A's)")
+    ap.add_argument("--nxz", type=count(6), default=64, help="NX = NZ of the modelled grid (default 64, class A's)")
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=count(1), default=2)
     a = ap.parse_args()
     noises = [(n, 0.0) for n in a.noise] if a.noise else NOISES
     print(f"lu-sim, 20 columns per rank, grid {a.nxz} x (20P+2) x {a.nxz}, {ITERATIONS} iterations, "
@@ -146,4 +148,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_main(main)

@@ -43,7 +43,7 @@ import statistics
 import subprocess
 import sys
 
-from lu_json import DEFAULT_LU, mpirun, run_lu
+from lu_json import count, DEFAULT_LU, mpirun, run_lu, script_main
 from npb_classes import GRID, ITERATIONS
 
 RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
@@ -163,7 +163,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cases", nargs="+", default=["W:1", "A:1", "A:2", "B:2"], help="CLASS:RANKS")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=count(1), default=3)
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x, to run side by side")
     p.add_argument("--npb-bin-level", action="append", metavar="LEVEL=DIR",
                    help="NPB built for one level (e.g. v3=DIR: gfortran -march=x86-64-v3), run beside --npb-bin "
@@ -219,4 +219,4 @@ def main_levels_default(a):
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -9,7 +9,7 @@ import argparse
 import statistics
 import tempfile
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import count, DEFAULT_LU, run_lu, script_main
 
 
 def run(a, extra):
@@ -21,9 +21,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
-    p.add_argument("--np", type=int, default=2)
-    p.add_argument("--repeats", type=int, default=7)
-    p.add_argument("--flush", type=int, default=0, help="--trace-flush for the traced variant (default: lu's)")
+    p.add_argument("--np", type=count(1), default=2)
+    p.add_argument("--repeats", type=count(1), default=7)
+    p.add_argument("--flush", type=count(0), default=0, help="--trace-flush for the traced variant (default: lu's)")
     p.add_argument("args", nargs="*", help="extra lu arguments for both variants")
     a = p.parse_args()
     plain, traced = [], []
@@ -37,4 +37,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -19,7 +19,7 @@ import argparse
 import statistics
 import sys
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import count, DEFAULT_LU, run_lu, script_main
 
 
 def run(lu, cls, np, args):
@@ -30,9 +30,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="A")
-    p.add_argument("--np", type=int, default=2)
+    p.add_argument("--np", type=count(1), default=2)
     p.add_argument("--speeds", default="1,0.444")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=count(1), default=3)
     a = p.parse_args()
     speeds = [float(s) for s in a.speeds.split(",")]
     if len(speeds) != a.np:
@@ -67,4 +67,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

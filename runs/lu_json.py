@@ -3,6 +3,7 @@
 Shared by the scripts in runs/: one place that knows how to launch a run,
 pin ranks to cores, read the report and refuse a run that did not verify.
 """
+import argparse
 import json
 import os
 import shlex
@@ -82,3 +83,36 @@ def run_report(make_command, dry_run=False, require_verified=True):
     if require_verified and not report["verified"]:
         sys.exit(f"not verified: {' '.join(cmd)}")
     return report
+
+
+def count(minimum=1):
+    """An argparse type: a whole number of at least `minimum` (--repeats, --np, ...), so that
+    `--repeats 0` or `--np 0` is refused with argparse's one line instead of failing later."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text} is less than {minimum}")
+        return value
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def script_main(main):
+    """Runs a script's main() and exits with its status; a program the script ran that failed (its
+    own message already printed, or captured and printed here) ends the script with one line naming
+    it and its exit status, not a traceback."""
+    try:
+        status = main()
+    except subprocess.CalledProcessError as e:
+        for captured in (e.stdout, e.stderr):
+            if captured:
+                text = captured.decode(errors="replace") if isinstance(captured, bytes) else captured
+                print("\n".join(text.rstrip().splitlines()[-20:]), file=sys.stderr)
+        command = " ".join(shlex.quote(str(c)) for c in e.cmd) if isinstance(e.cmd, list) else str(e.cmd)
+        print(f"{os.path.basename(sys.argv[0])}: error: exit status {e.returncode} from {command}",
+              file=sys.stderr)
+        sys.exit(1)
+    sys.exit(status or 0)

@@ -52,7 +52,11 @@ def read_trace(path):
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        sys.exit(f"plot_trace: cannot open {path}: {e}")
+        hint = ""
+        if "lock" in str(e).lower() and os.environ.get("HDF5_USE_FILE_LOCKING", "").upper() != "FALSE":
+            hint = (" (a run is still writing it: HDF5_USE_FILE_LOCKING=FALSE lets this reader draw what it "
+                    "has flushed so far, docs/checkpoints.md)")
+        sys.exit(f"plot_trace: cannot open {path}: {e}{hint}")
     with f:
         try:
             return trace_contents(f)

@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from lu_json import count, script_main
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "roofline"))
 import count_flops  # noqa: E402
@@ -88,9 +90,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lu", default=os.path.join(HERE, "..", "build", "bin", "lu"))
     ap.add_argument("--cls", default="A")
-    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("--np", type=count(1), default=1)
     ap.add_argument("--levels", nargs="*", default=["v3", "v4"])
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=count(1), default=3)
     ap.add_argument("--count-lu", help="the lu callgrind counts (default --lu; one built without "
                     "-DNPBLU_NATIVE=ON: valgrind decodes no AVX-512)")
     a = ap.parse_args()
@@ -110,4 +112,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_main(main)

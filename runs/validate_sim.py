@@ -36,7 +36,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import DEFAULT_LU, core_shares, run_lu
+from lu_json import core_shares, count, DEFAULT_LU, run_lu, script_main
 from npb_classes import GRID, ITERATIONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -195,7 +195,7 @@ def main():
     ap.add_argument("--lu", default=DEFAULT_LU)
     ap.add_argument("--sim", default=DEFAULT_SIM)
     ap.add_argument("--classes", nargs="*", default=["W", "A"])
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=count(1), default=3)
     ap.add_argument("--behaviour", action="store_true", help="also the balancer's decisions, real vs model")
     a = ap.parse_args()
     print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
@@ -229,4 +229,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import DEFAULT_LU, run_lu
+from lu_json import count, DEFAULT_LU, run_lu, script_main
 from npb_classes import GRID, ITERATIONS
 from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, measured_noise, per_iteration
 
@@ -150,14 +150,14 @@ def measured_core_speeds(a, rounds=3):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cls", default="A")
-    ap.add_argument("--np", type=int, default=3)
-    ap.add_argument("--cores", type=int, default=os.cpu_count(), help="cores the ranks share (this machine's)")
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--np", type=count(1), default=3)
+    ap.add_argument("--cores", type=count(1), default=os.cpu_count(), help="cores the ranks share (this machine's)")
+    ap.add_argument("--repeats", type=count(1), default=5)
     ap.add_argument("--lu", default=DEFAULT_LU)
     ap.add_argument("--lu-before", help="an lu from before share pools (e.g. d75944e), for the real column")
     ap.add_argument("--lu-sim", default=DEFAULT_SIM)
-    ap.add_argument("--scale", type=int, nargs="*", default=[], help="rank counts for the model alone")
-    ap.add_argument("--scale-width", type=int, help="columns a rank at --scale (default: the real runs')")
+    ap.add_argument("--scale", type=count(2), nargs="*", default=[], help="rank counts for the model alone")
+    ap.add_argument("--scale-width", type=count(2), help="columns a rank at --scale (default: the real runs')")
     ap.add_argument("--model-noise", action="store_true",
                     help="give lu-sim the noise of compute per column measured in the runs without a balancer")
     ap.add_argument("--measure-cores", action="store_true",
@@ -189,4 +189,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

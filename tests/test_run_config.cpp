@@ -269,4 +269,9 @@ TEST(Messages, EchoedValuesCapped) {
   // Prose between an apostrophe and a quote is left alone.
   const std::string prose = "the rank's stripe is narrower than the minimum width of two columns for 'x'";
   EXPECT_EQ(one_line_message(prose), prose);
+  // A binary file read as text (an HDF5 file given as a weights file): its bytes as \xNN, never raw;
+  // UTF-8 (a folder with accents) as it is, in values and in the message around them.
+  EXPECT_EQ(one_line_message("line 1: '\x89HDF' is not a number"), "line 1: '\\x89HDF' is not a number");
+  EXPECT_EQ(quote_value("/tmp/d\xc3\xa9/r.json"), "'/tmp/d\xc3\xa9/r.json'");
+  EXPECT_EQ(one_line_message("in d\xc3\xa9: \xc3"), "in d\xc3\xa9: \\xc3");  // a sequence cut short
 }

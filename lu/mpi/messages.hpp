@@ -13,21 +13,48 @@ inline constexpr std::size_t kEchoedValueLength = 120;  // whole paths of a deep
 /// Longest message line (a safety net for messages built elsewhere).
 inline constexpr std::size_t kMessageLength = 400;
 
+/// Bytes of the UTF-8 sequence that starts at text[0], or 0 when none does
+/// (a stray continuation byte, a bad lead byte, a sequence cut short).
+inline std::size_t utf8_sequence_length(std::string_view text) {
+  const auto lead = static_cast<unsigned char>(text[0]);
+  const std::size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+                        : lead >= 0xE0 && lead <= 0xEF ? 3
+                        : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                       : 0;
+  if (n == 0 || text.size() < n) return 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+/// Appends the character at text[0] as a message shows it: UTF-8 as it is,
+/// a control character or a byte that is no UTF-8 as \xNN. Returns the
+/// bytes consumed.
+inline std::size_t append_visible(std::string& out, std::string_view text) {
+  const auto u = static_cast<unsigned char>(text[0]);
+  const std::size_t sequence = u >= 0x80 ? utf8_sequence_length(text) : 0;
+  if (sequence > 0) {
+    out += text.substr(0, sequence);
+    return sequence;
+  }
+  if (std::iscntrl(u) || u >= 0x80) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[u >> 4];
+    out += hex[u & 15];
+  } else {
+    out += text[0];
+  }
+  return 1;
+}
+
 /// 'value' in quotes, cut to kEchoedValueLength characters plus "..." and the
-/// full length; control characters shown as \xNN.
+/// full length; control characters and bytes that are not UTF-8 (a binary
+/// file read as text) shown as \xNN, UTF-8 (a name with accents) as it is.
 inline std::string quote_value(std::string_view value) {
   std::string out = "'";
-  for (const char c : value.substr(0, kEchoedValueLength)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::iscntrl(u)) {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
+  const std::string_view shown = value.substr(0, kEchoedValueLength);
+  for (std::size_t i = 0; i < shown.size();) i += append_visible(out, shown.substr(i));
   if (value.size() > kEchoedValueLength)
     out += "...' (" + std::to_string(value.size()) + " characters)";
   else
@@ -35,7 +62,8 @@ inline std::string quote_value(std::string_view value) {
   return out;
 }
 
-/// `message` as one line: newlines become spaces, any quoted word ('...'
+/// `message` as one line: newlines become spaces, other control characters
+/// and bytes that are no UTF-8 \xNN, any quoted word ('...'
 /// without spaces, as the parsers echo values) longer than kEchoedValueLength
 /// is cut, and the whole line is capped at kMessageLength.
 inline std::string one_line_message(std::string_view message) {
@@ -50,8 +78,12 @@ inline std::string one_line_message(std::string_view message) {
       i = close + 1;
       continue;
     }
-    out += message[i] == '\n' || message[i] == '\r' ? ' ' : message[i];
-    ++i;
+    if (message[i] == '\n' || message[i] == '\r') {
+      out += ' ';
+      ++i;
+    } else {
+      i += append_visible(out, message.substr(i));  // a binary file's bytes echoed by a parser
+    }
   }
   if (out.size() > kMessageLength) out = out.substr(0, kMessageLength) + "... (message shortened)";
   return out;

@@ -80,13 +80,21 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
   if (asked.problem_class != saved_class || asked.grid != run.grid || asked.iterations != run.iterations ||
       asked.dt != run.dt) {
     std::string given;
+    int options = 0;
     for (const char* option : {"class", "size", "iterations", "dt"})
-      if (config.given.count(option)) given += std::string(given.empty() ? "" : ", ") + "--" + option;
+      if (config.given.count(option)) given += std::string(options++ ? ", " : "") + "--" + option;
+    // A class's own numbers given as --size are still a custom problem (class U): say so, as the two
+    // descriptions then differ in the class letter alone.
+    const bool only_the_class =
+        asked.grid == run.grid && asked.iterations == run.iterations && asked.dt == run.dt;
     throw RunError(named + ": holds a checkpoint of " +
                    describe_problem(saved_class, run.grid, run.iterations, run.dt) + ", but " +
-                   (given.empty() ? std::string("the problem") : given) + " asks for " +
-                   describe_problem(asked.problem_class, asked.grid, asked.iterations, asked.dt) +
-                   " (omit the problem options to continue the checkpoint's)");
+                   (given.empty() ? std::string("the problem") : given) + (options > 1 ? " ask" : " asks") +
+                   " for " + describe_problem(asked.problem_class, asked.grid, asked.iterations, asked.dt) +
+                   (only_the_class && asked.problem_class == 'U'
+                        ? " (--size always makes a custom problem, class U, even with a class's own numbers; "
+                          "omit the problem options to continue the checkpoint's)"
+                        : " (omit the problem options to continue the checkpoint's)"));
   }
   config.problem = {asked.problem_class != 'U' ? std::optional<char>(asked.problem_class) : std::nullopt,
                     asked.problem_class == 'U' ? std::optional<GridSize>(asked.grid) : std::nullopt,
@@ -99,8 +107,10 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
   const bool own_placement = !config.placement.columns.empty() ||
                              config.placement.weights.source != WeightSource::equal ||
                              config.balance.mode == BalanceMode::off;
-  if (!own_placement && static_cast<int>(h.run.column_widths.size()) == ranks)
+  if (!own_placement && static_cast<int>(h.run.column_widths.size()) == ranks) {
     config.placement.columns = h.run.column_widths;
+    config.placement.columns_source = "the checkpoint's stripes";
+  }
   for (const std::string& w : {continue_settings(config, h, ranks, named), level_kind_warning(h, named)})
     if (!w.empty()) warnings.push_back(w);
   return config;

@@ -416,8 +416,12 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
         " is beyond the last iteration: the first checkpoint would follow iteration " +
         std::to_string(first_checkpoint) + ", the run ends at " + std::to_string(last) +
         (iterations_done ? " (continuing after " + std::to_string(iterations_done) + ")" : std::string()) +
-        " and writes its report instead: no checkpoint would be written (give at most " +
-        std::to_string(last - 1 - iterations_done) + "; a SIGTERM/SIGINT still writes one)");
+        " and writes its report instead: no checkpoint would be written (" +
+        (last - 1 > iterations_done
+             ? "--checkpoint-every " + std::to_string(last - 1) + " writes one after iteration " +
+                   std::to_string(last - 1)
+             : std::string("only the last iteration is left to run: no --checkpoint-every can apply")) +
+        "; a SIGTERM/SIGINT still writes one)");
   }
   if (given("emulate-speeds") && config.emulation.active() &&
       config.emulation.segments().back().from_iteration > last) {

@@ -58,6 +58,9 @@ struct Problem {
 struct PlacementConfig {
   WeightSpec weights;        // --weights (equal by default)
   std::vector<int> columns;  // --columns: explicit widths per rank, if given
+  // What `columns` came from, as reports name it: --columns, or a restart's
+  // checkpoint (the stripes its run ended on, continued on as many ranks).
+  std::string columns_source = "explicit --columns";
   int calibration_iterations = 5;
   bool check_memory = true;  // --memory-check: refuse stripes a node's memory cannot hold
 };
