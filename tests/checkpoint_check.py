@@ -160,6 +160,8 @@ def continue_mode(ctx):
     if written != expected or not os.path.exists(checkpoint):
         fail(f"checkpoints written at iterations {written}, expected {expected}", proc)
     print(f"{ctx.np} ranks, checkpoints at {written}: checksum {whole['field_checksum']}")
+    if whole.get("restarted_from", "missing") is not None:
+        fail(f"a run from the start reports restarted_from {whole.get('restarted_from', 'missing')}")
     if whole["field_checksum"] != reference["field_checksum"]:
         fail("checkpointing changed the result")
     saved = checkpoint_header(checkpoint)
@@ -173,6 +175,11 @@ def continue_mode(ctx):
         resumed = re.search(r"Restarted from .* at iteration (\d+)", proc.stdout)
         if not resumed or int(resumed.group(1)) != int(written[-1]) or saved["iteration"] != int(written[-1]):
             fail("the restart did not say it continued from the last checkpoint", proc)
+        origin = report.get("restarted_from") or {}
+        if (origin.get("file") != checkpoint or origin.get("at_iteration") != saved["iteration"]
+                or origin.get("written_on_ranks") != ctx.np):
+            fail(f"{case}: the JSON's restarted_from {report.get('restarted_from')} does not name the "
+                 f"checkpoint {checkpoint} at iteration {saved['iteration']} of {ctx.np} ranks", proc)
         if len(report["history"]["column_begin"]) != report["iterations"] - saved["iteration"]:
             fail(f"{case}: ran {len(report['history']['column_begin'])} iterations after the restart, "
                  f"expected {report['iterations'] - saved['iteration']}", proc)

@@ -263,6 +263,11 @@ nlohmann::json to_json(const RunReport& r) {
   j["benchmark"] = "LU";
   put_identity(j, r.run);
   j["columns"] = r.columns;
+  j["restarted_from"] = nullptr;
+  if (const auto& from = r.restarted_from)
+    j["restarted_from"] = {{"file", from->file},
+                           {"at_iteration", from->at_iteration},
+                           {"written_on_ranks", from->written_on_ranks}};
   put_results(j, r);
   nlohmann::json levels = nlohmann::json::array();
   for (const IsaLevel l : isa_levels_supported()) levels.push_back(isa_name(l));

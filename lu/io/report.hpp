@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,11 +22,20 @@ struct PhaseStats {
   double min = 0.0, max = 0.0, mean = 0.0;  // over ranks, seconds
 };
 
+/// Where a restarted run continued from (--restart): the checkpoint, its
+/// iteration and the ranks that wrote it.
+struct RestartOrigin {
+  std::string file;
+  int at_iteration = 0;
+  int written_on_ranks = 0;
+};
+
 struct RunReport {
   RunIdentity run;          // what ran, where and how (the JSON report's identity keys)
   SpeedSchedule emulation;  // run.emulated_speeds, parsed: inactive unless --emulate-speeds
-  int iterations_run = 0;
-  std::vector<int> columns;  // final stripe width per rank
+  int iterations_run = 0;   // of the whole run, a restart's included
+  std::optional<RestartOrigin> restarted_from;  // none: the run started at iteration 0
+  std::vector<int> columns;                     // final stripe width per rank
   double seconds = 0.0;
   double mops = 0.0;
   VerifiedQuantities computed;

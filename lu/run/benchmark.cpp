@@ -181,6 +181,7 @@ struct BenchmarkSession::State {
   ProgressCallback progress;
   int report_every = 0;  // iterations between progress lines (0: none)
   bool finished = false;
+  std::optional<RestartOrigin> restarted_from;  // with --restart
 };
 
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
@@ -190,6 +191,9 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
   const RunConfig resolved = resolve_restart(config, comm, restart, warnings);
   state_ = std::make_unique<State>(
       check_inputs(resolved, comm, out, command_line, restart ? restart->iteration : 0));
+  if (restart)
+    state_->restarted_from = RestartOrigin{resolved.checkpoint.restart.string(), restart->iteration,
+                                           int(restart->run.column_widths.size())};
   for (const std::string& warning : warnings)
     if (state_->ctx.root()) std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;
   State& s = *state_;
@@ -242,7 +246,9 @@ BenchmarkOutcome BenchmarkSession::finish() {
   s.finished = true;
   const SolveResult result = s.solver->finish();
   if (s.trace) s.trace->finish(result.history, moves_of(s.balancing));
-  return publish(s.ctx, build_report(s.ctx, s.run, *s.solver, result, s.balancing.get()), *s.solver);
+  RunReport report = build_report(s.ctx, s.run, *s.solver, result, s.balancing.get());
+  report.restarted_from = s.restarted_from;
+  return publish(s.ctx, std::move(report), *s.solver);
 }
 
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
