@@ -23,6 +23,10 @@ enum class IsaLevel {
   v4,        // x86-64-v4: AVX-512 F/BW/CD/DQ/VL, 8 lanes
 };
 
+/// Whether a level's kernels contract into FMA (v3, v4) or not (baseline):
+/// the kind of bits it computes (above).
+inline constexpr bool contracts_into_fma(IsaLevel level) { return level != IsaLevel::baseline; }
+
 /// "baseline", "v3" or "v4": the values NPBLU_ISA takes.
 const char* isa_name(IsaLevel level);
 

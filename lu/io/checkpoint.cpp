@@ -166,13 +166,7 @@ ColumnRange saved_columns(ColumnRange owned, int ny) {
 }
 
 std::string check_checkpoint_path(const fs::path& path, std::string_view option) {
-  if (std::string problem = output_path_problem(option, path); !problem.empty()) return problem;
-  std::error_code ec;
-  const bool replaceable = !fs::exists(path, ec) || fs::file_size(path, ec) == 0 || is_npblu_checkpoint(path);
-  if (!replaceable)
-    return std::string(option) + " " + quote_value(path.string()) +
-           ": exists and is not an npblu checkpoint: not replaced (remove it, or name another file)";
-  return {};
+  return check_replaces_only(option, path, is_npblu_checkpoint, "an npblu checkpoint");
 }
 
 CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& header, const LuSolver& solver,

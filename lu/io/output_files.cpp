@@ -160,14 +160,19 @@ bool is_json_report(const fs::path& path) {
 
 }  // namespace
 
-std::string check_report_path(std::string_view option, const fs::path& path) {
+std::string check_replaces_only(std::string_view option, const fs::path& path,
+                                bool (*is_kind)(const fs::path&), std::string_view kind) {
   if (std::string problem = output_path_problem(option, path); !problem.empty()) return problem;
   std::error_code ec;
-  const bool replaceable = !fs::exists(path, ec) || fs::file_size(path, ec) == 0 || is_json_report(path);
+  const bool replaceable = !fs::exists(path, ec) || fs::file_size(path, ec) == 0 || is_kind(path);
   if (!replaceable)
-    return named(option, path) +
-           ": exists and is not a JSON report: not replaced (remove it, or name another file)";
+    return named(option, path) + ": exists and is not " + std::string(kind) +
+           ": not replaced (remove it, or name another file)";
   return {};
+}
+
+std::string check_report_path(std::string_view option, const fs::path& path) {
+  return check_replaces_only(option, path, is_json_report, "a JSON report");
 }
 
 std::string check_trace_path(const fs::path& path, bool overwrite) {

@@ -35,10 +35,16 @@ std::string same_file_problem(std::span<const RunFile> files);
 /// (or the aside name) too long for the file system.
 std::string output_path_problem(std::string_view option, const std::filesystem::path& path);
 
-/// The JSON report's checks (`option`: "--json"): output_path_problem, and
-/// an existing, non-empty file is replaced only when it is a JSON report of
-/// ours (an object with "program" and "program_version"), so that a
-/// mistyped name (`--json run.h5`) destroys no checkpoint, trace or data.
+/// "" or the problem with writing `path` (output_path_problem), or with
+/// replacing it: an existing, non-empty file is replaced only when `is_kind`
+/// says it is a file of the kind written (`kind`: "an npblu checkpoint", "a
+/// JSON report"), so that a mistyped name destroys nobody's data.
+std::string check_replaces_only(std::string_view option, const std::filesystem::path& path,
+                                bool (*is_kind)(const std::filesystem::path&), std::string_view kind);
+
+/// The JSON report's checks (`option`: "--json"): check_replaces_only with a
+/// JSON report of ours (an object with "program" and "program_version"), so
+/// that `--json run.h5` destroys no checkpoint, trace or data.
 std::string check_report_path(std::string_view option, const std::filesystem::path& path);
 
 /// The trace's checks: a regular file (or none yet) in a writable

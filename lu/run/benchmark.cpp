@@ -34,7 +34,7 @@ namespace {
 /// field would depend on the partition, and its checksum on which ranks ran
 /// where. Such a run is refused, on every rank alike ("" when all agree).
 std::string isa_kinds_problem(MPI_Comm comm) {
-  const int fma = active_isa() == IsaLevel::baseline ? 0 : 1;
+  const int fma = contracts_into_fma(active_isa()) ? 1 : 0;
   int low = fma, high = fma;
   MPI_Allreduce(&fma, &low, 1, MPI_INT, MPI_MIN, comm);
   MPI_Allreduce(&fma, &high, 1, MPI_INT, MPI_MAX, comm);

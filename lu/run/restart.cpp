@@ -49,7 +49,8 @@ std::string continue_settings(RunConfig& config, const CheckpointHeader& h, int 
 /// so the continued run verifies but ends with bits of neither kind.
 std::string level_kind_warning(const CheckpointHeader& h, const std::string& named) {
   const std::string active = isa_name(active_isa());
-  const bool saved_fma = h.run.isa != "baseline", active_fma = active != "baseline";
+  const bool saved_fma = h.run.isa != isa_name(IsaLevel::baseline),
+             active_fma = contracts_into_fma(active_isa());
   if (h.run.isa.empty() || saved_fma == active_fma) return "";
   const auto kind = [](bool fma) { return fma ? " (FMA)" : " (no FMA)"; };
   return named + ": written at level " + h.run.isa + kind(saved_fma) + ", continued at " + active +
