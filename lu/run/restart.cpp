@@ -70,12 +70,15 @@ RunConfig continue_checkpoint(RunConfig config, const CheckpointHeader& h, MPI_C
   const RunIdentity& run = h.run;
   const char saved_class = run.problem_class.at(0);  // one letter: checked when read
   // The checkpoint's problem, with the problem options given on top: they must not change it.
+  // Without a class, what is not given is the checkpoint's: --size alone continues a custom problem with its
+  // iterations and dt (and names a class's grid as class U, which the check below explains).
   ProblemSpec spec = config.problem;
-  if (!spec.problem_class && !spec.size) {
-    if (saved_class != 'U') spec.problem_class = saved_class;
-    if (saved_class == 'U') spec.size = run.grid;
-    if (saved_class == 'U' && !spec.iterations) spec.iterations = run.iterations;
-    if (saved_class == 'U' && !spec.dt) spec.dt = run.dt;
+  if (!spec.problem_class && !spec.size && saved_class != 'U') {
+    spec.problem_class = saved_class;
+  } else if (!spec.problem_class) {
+    if (!spec.size) spec.size = run.grid;
+    if (!spec.iterations) spec.iterations = run.iterations;
+    if (!spec.dt) spec.dt = run.dt;
   }
   const Problem asked = as_run_error([&] { return resolve_problem(spec); });
   if (asked.problem_class != saved_class || asked.grid != run.grid || asked.iterations != run.iterations ||

@@ -345,7 +345,8 @@ Problem resolve_problem(const ProblemSpec& spec) {
 }
 
 bool problem_from_checkpoint(const RunConfig& config) {
-  return !config.checkpoint.restart.empty() && !config.problem.problem_class && !config.problem.size;
+  const ProblemSpec& p = config.problem;
+  return !config.checkpoint.restart.empty() && !p.problem_class && (!p.size || !p.iterations || !p.dt);
 }
 
 std::string describe_problem(char problem_class, const GridSize& g, int iterations, double dt) {

@@ -145,7 +145,8 @@ Problem validate(const RunConfig& config);
 /// calls it too, with its modes mapped to lu's, for the options they share.
 void refuse_options_outside_their_mode(const RunConfig& config);
 /// Whether the problem is to be taken from the --restart checkpoint (no
-/// class or size given; --iterations/--dt given with it must agree with it).
+/// class, and not all of --size, --iterations and --dt: what is missing is
+/// the checkpoint's, and what is given must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);
 
 /// Stage 3: what depends on the rank count (too many ranks, one width, weight

@@ -17,10 +17,11 @@ set(CHECKPOINT_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_ch
     --lu $<TARGET_FILE:lu> ${MPI_LAUNCH_ARGS} --workdir .)
 npblu_test(checkpoint_W_3_to_2_and_5 ${CHECKPOINT_CHECK} continue --problem W --np 3 --every 150
   --restarts "3:" "2:" "5:--columns 2,11,3,9,6" "5:--columns 3,3,19,3,3 --balance diffusive --emulate-speeds 1,1,0.3,1,1")
-# (Checkpointed on explicit stripes that are not the default: the same-rank restart must take them.)
+# (Checkpointed on explicit stripes that are not the default: the same-rank restart must take them;
+# --size alone continues the custom problem with the file's iterations and dt.)
 npblu_test(checkpoint_W100_3_to_2_and_5 ${CHECKPOINT_CHECK} continue --problem "W --iterations 100"
   --np 3 --every 50 --checkpointed "--columns 4,20,7" --saved-not-default
-  --restarts "3:" "2:" "5:--columns 2,2,20,3,4 --balance diffusive --emulate-speeds 1,1,0.3,1,1")
+  --restarts "3:" "2:--size 33 33 33" "5:--columns 2,2,20,3,4 --balance diffusive --emulate-speeds 1,1,0.3,1,1")
 # (The balancer must have moved the stripes before the checkpoint, and the same-rank restart start on
 # them: 2 ranks with a strong imbalance, which every real run corrects within a few windows.)
 npblu_test(checkpoint_W_diffusive_continues ${CHECKPOINT_CHECK} continue --problem W --np 2 --every 100
