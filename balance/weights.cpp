@@ -47,7 +47,18 @@ std::vector<double> parse_weight_file(const std::string& contents, const std::st
     ++number;
     line = trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
-    weights.push_back(parse_weight(line, "weights file '" + path + "' line " + std::to_string(number)));
+    // A line holds one weight or several, separated by commas or blanks: a list copied from the
+    // command line (2.25,1,1) or a column of numbers read the same.
+    const std::string where = "weights file '" + path + "' line " + std::to_string(number);
+    std::stringstream items(line);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      std::stringstream words(item);
+      std::string word;
+      if (trim(item).empty()) throw std::invalid_argument(where + ": empty weight in '" + line + "'");
+      while (words >> word) weights.push_back(parse_weight(word, where));
+    }
+    if (line.back() == ',') throw std::invalid_argument(where + ": empty weight in '" + line + "'");
   }
   if (weights.empty()) throw std::invalid_argument("weights file '" + path + "' holds no weights");
   return weights;

@@ -50,6 +50,24 @@ TEST(WeightFile, OnePerLineWithComments) {
   EXPECT_THROW(parse_weight_file("1\n0\n", "f"), std::invalid_argument);
 }
 
+TEST(WeightFile, ListsOnALine) {
+  // A list copied from the command line, blanks, CRLF: each weight checked alone, named by its line.
+  EXPECT_EQ(parse_weight_file("2.25,1,1\r\n", "f"), (std::vector<double>{2.25, 1, 1}));
+  EXPECT_EQ(parse_weight_file("2 1\t0.5\n3, 4 # two\n", "f"), (std::vector<double>{2, 1, 0.5, 3, 4}));
+  const auto message = [](const std::string& text) {
+    try {
+      parse_weight_file(text, "f");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("1\n1,-2\n"), "weights file 'f' line 2: weight '-2' must be a positive finite number");
+  EXPECT_EQ(message("1,,2\n"), "weights file 'f' line 1: empty weight in '1,,2'");
+  EXPECT_EQ(message("1,2,\n"), "weights file 'f' line 1: empty weight in '1,2,'");
+  EXPECT_EQ(message("1 fast\n"), "weights file 'f' line 1: 'fast' is not a number");
+}
+
 TEST(WeightFromTiming, ColumnsPerSecond) {
   EXPECT_DOUBLE_EQ(weight_from_timing(31, 2.0), 15.5);
   EXPECT_THROW(weight_from_timing(31, 0.0), std::invalid_argument);

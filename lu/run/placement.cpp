@@ -58,7 +58,9 @@ std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx)
     }
   }
   if (static_cast<int>(weights.size()) != ctx.ranks) {
-    throw RunError("--weights gives " + std::to_string(weights.size()) + " weights but the run has " +
+    const std::string given =
+        spec.file.empty() ? "--weights" : "--weights @FILE: weights file " + quote_value(spec.file);
+    throw RunError(given + " gives " + std::to_string(weights.size()) + " weights but the run has " +
                    std::to_string(ctx.ranks) + " ranks");
   }
   return weights;
