@@ -424,7 +424,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
     out.help = app.help();
     return out;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(one_line_message(e.what()));
+    throw UsageError(command_line_error(e.what()));
   }
   const RunConfig rc = lu_options.config(app);
   set_problem(out, rc.problem);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <vector>
 
 #include "lu/mpi/messages.hpp"
@@ -95,6 +96,25 @@ RunConfig TableOptions::config(const CLI::App& app) const {
   return config;
 }
 
+std::string command_line_error(std::string_view cli11_message) {
+  const std::string message = one_line_message(cli11_message);
+  static const std::regex at_most(R"(^(-[-\w]+): At Most (\d+) required but received \d+$)");
+  static const std::regex too_few(R"(^(-[-\w]+): At least (\d+) required but received (\d+)$)");
+  static const std::regex missing(R"(^(-[-\w]+): (\d+) required (\S+) missing$)");
+  static const std::regex unexpected(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
+  std::smatch m;
+  if (std::regex_match(message, m, at_most)) return m.str(1) + " given more than once: give it once";
+  if (std::regex_match(message, m, too_few))
+    return m.str(1) + " needs " + m.str(2) + " values, got " + m.str(3);
+  // (CLI11 counts --size's three values as one "required" item.)
+  if (std::regex_match(message, m, missing) && m.str(1) == "--size")
+    return "--size needs 3 values (NX NY NZ)";
+  if (std::regex_match(message, m, missing)) return m.str(1) + " needs a value (" + m.str(3) + ")";
+  if (std::regex_match(message, m, unexpected))
+    return "unknown option or extra argument: " + m.str(1) + " (--help lists the options)";
+  return message;
+}
+
 ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
   app.name("lu");
@@ -105,7 +125,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp&) {
     return {std::nullopt, app.help()};
   } catch (const CLI::ParseError& e) {
-    throw UsageError(one_line_message(e.what()));
+    throw UsageError(command_line_error(e.what()));
   }
   RunConfig config = options.config(app);
   (void)validate(config);

@@ -44,6 +44,11 @@ class TableOptions {
 /// Every option of `app` counts, the table's and a program's own.
 void refuse_option_words_as_values(const CLI::App& app, int argc, const char* const* argv);
 
+/// CLI11's refusal in the words of the other refusals: an option given twice,
+/// or without its values, named as such ("--iterations: At Most 1 required but
+/// received 2" reads "--iterations given more than once: give it once").
+std::string command_line_error(std::string_view cli11_message);
+
 /// Either a validated RunConfig, or a help text to print (and exit 0).
 struct ParsedCommandLine {
   std::optional<RunConfig> options;
