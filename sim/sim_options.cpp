@@ -410,6 +410,8 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
       "lu-sim: a model of LU on columnwise stripes (pipelined sweeps, halo exchange) driving the real "
       "diffusive balancer"};
   app.name("lu-sim");
+  app.set_version_flag(
+      "--version", [] { return version_text("lu-sim"); }, "Print the version and exit");
   SimCommandLine out;
   Collected text;
   const TableOptions lu_options(app, "Problem class, positionally (lu-sim -P 4 A)", shared_with_lu);
@@ -422,6 +424,9 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     out.help = app.help();
+    return out;
+  } catch (const CLI::CallForVersion& e) {
+    out.help = e.what();
     return out;
   } catch (const CLI::ParseError& e) {
     throw UsageError(command_line_error(e.what()));

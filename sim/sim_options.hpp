@@ -16,7 +16,7 @@ struct SimCommandLine {
   std::string class_name;  // as given (the identity's class; "" for --size)
   std::string json_path, trace_path;
   bool history = false, trace_overwrite = false, quiet = false;
-  std::string help;  // non-empty: --help was given; print it and exit 0
+  std::string help;  // non-empty: --help or --version was given; print it and exit 0
 };
 
 /// Throws UsageError naming the option and the value on any problem.

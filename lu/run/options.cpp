@@ -6,6 +6,7 @@
 #include <regex>
 #include <vector>
 
+#include "lu/isa.hpp"
 #include "lu/mpi/messages.hpp"
 
 namespace npblu {
@@ -115,15 +116,29 @@ std::string command_line_error(std::string_view cli11_message) {
   return message;
 }
 
+std::string version_text(std::string_view program) {
+  const std::string version = std::string(program) + " (npblu) " + NPBLU_VERSION + "\n";
+  if (!isa_error().empty()) return version + "kernels: none, runs are refused: " + isa_error() + "\n";
+  std::string levels;
+  for (const IsaLevel level : isa_levels_supported())
+    levels += std::string(levels.empty() ? "" : ", ") + isa_name(level);
+  return version + "kernels: " + isa_description(active_isa()) + "; this CPU runs " + levels +
+         " (NPBLU_ISA chooses)\n";
+}
+
 ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"NPB LU (SSOR solver for the 3-D compressible Navier-Stokes equations) on columnwise stripes"};
   app.name("lu");
+  app.set_version_flag(
+      "--version", [] { return version_text("lu"); }, "Print the version and the kernels' level, and exit");
   const TableOptions options(app, "Problem class, positionally (lu A)");
   refuse_option_words_as_values(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     return {std::nullopt, app.help()};
+  } catch (const CLI::CallForVersion& e) {
+    return {std::nullopt, e.what()};
   } catch (const CLI::ParseError& e) {
     throw UsageError(command_line_error(e.what()));
   }

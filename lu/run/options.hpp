@@ -49,7 +49,10 @@ void refuse_option_words_as_values(const CLI::App& app, int argc, const char* co
 /// received 2" reads "--iterations given more than once: give it once").
 std::string command_line_error(std::string_view cli11_message);
 
-/// Either a validated RunConfig, or a help text to print (and exit 0).
+/// What `PROGRAM --version` prints: the version and the kernels this CPU runs.
+std::string version_text(std::string_view program);
+
+/// Either a validated RunConfig, or a help (or --version) text to print (and exit 0).
 struct ParsedCommandLine {
   std::optional<RunConfig> options;
   std::string help;

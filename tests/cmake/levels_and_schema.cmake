@@ -15,6 +15,19 @@ npblu_test(isa_restart_other_level ${ISA_CHECK} restart)
 set_tests_properties(isa_restart_other_level PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
 npblu_test(isa_refused ${ISA_CHECK} refused)
 set_tests_properties(isa_refused PROPERTIES LABELS "mpi;bad_input" TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+# --version: the version (interop/c/npblu.h, the library's too) and the level the kernels run, the one
+# NPBLU_ISA forces (baseline: every x86-64 CPU has it).
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/expected_version.txt expected_version LIMIT_COUNT 1)
+string(REPLACE "." "[.]" expected_version_regex "${expected_version}")
+mpi_command(version_lu_command 1 $<TARGET_FILE:lu> --version)
+npblu_test(version_lu bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh "^lu [(]npblu[)] ${expected_version_regex}$"
+           ${version_lu_command})
+npblu_test(version_lu_level bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh "^kernels: baseline [(]x86-64"
+           ${version_lu_command})
+npblu_test(version_lu_sim bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh
+           "^lu-sim [(]npblu[)] ${expected_version_regex}$" $<TARGET_FILE:lu-sim> --version)
+set_tests_properties(version_lu version_lu_level PROPERTIES LABELS mpi TIMEOUT 60)
+set_tests_properties(version_lu_level PROPERTIES ENVIRONMENT "NPBLU_ISA=baseline")
 set(kernel_level_objects "")
 foreach(level_flags ${NPBLU_KERNEL_LEVELS})
   string(REGEX REPLACE ":.*" "" level "${level_flags}")
