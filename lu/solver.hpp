@@ -233,7 +233,7 @@ class LuSolver {
   ResidualWorkspace residual_ws_;
   SweepWorkspace sweep_ws_;
   PhaseTimers timers_;
-  Vector5 rsdnm_{};
+  Vector5 rsdnm_{};  // the norm SSOR's convergence test reads: the start's, then the last iteration's
   int iterations_run_ = 0;
   bool converged_ = false;
   double loop_seconds_ = 0.0;  // this rank's seconds in advance() since start()

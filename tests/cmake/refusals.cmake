@@ -5,6 +5,10 @@ npblu_test(layout_check ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layout
 set_tests_properties(layout_check PROPERTIES LABELS unit TIMEOUT 60)
 
 lu_test(custom_size_runs mpi 120 custom --np 2 -- --size 10 14 8 --iterations 5 --dt 0.5)
+# A custom problem whose residual falls below NPB's tolerance after some 50 iterations: progress lines (here
+# after every iteration) show the norm but never stop the run, which ends its 2000 iterations as with -q.
+lu_test(custom_converged_with_progress mpi 120 custom --np 2 -- --size 8 8 8 --iterations 2000 --dt 0.5
+        --progress-interval 1e-9)
 
 
 # Every bad input refused cleanly, before computing, on every rank (issue 15): one CTest test per
