@@ -418,6 +418,8 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   app.get_option("--size")->description(
       "Custom grid NX NY NZ instead of a class (250 iterations unless "
       "--iterations; each dimension >= 6)");
+  app.get_option("--quiet")->description(
+      "No summary on standard output (the model prints no progress lines; with --json)");
   register_model_options(app, out, text);
   refuse_option_words_as_values(app, argc, argv);
   try {

@@ -106,6 +106,8 @@ TEST(Options, BadInputNamesTheProblem) {
   EXPECT_EQ(error_of({"S", "--iterations", "3", "--iterations", "4"}),
             "--iterations given more than once: give it once");
   EXPECT_EQ(error_of({"--size", "12", "12"}), "--size needs 3 values, got 2");
+  EXPECT_EQ(error_of({"--size", "12", "12", "12", "S"}),
+            "--size takes 3 values, got 4 (give it once; a class name goes before it, not after)");
   EXPECT_EQ(error_of({"--size"}), "--size needs 3 values (NX NY NZ)");
   EXPECT_EQ(error_of({"S", "--json"}), "--json needs a value (FILE)");
   EXPECT_NE(error_of({"--class", "S", "W"}).find("class given twice"), std::string::npos);

@@ -144,12 +144,17 @@ std::shared_ptr<PartitionTrace> attach_trace(const RunContext& ctx, LuSolver& so
 void print_header(const RunContext& ctx, const Partition& partition, const std::vector<double>& weights) {
   if (!ctx.out) return;
   const GridSize& g = ctx.problem.grid;
-  const std::string source = ctx.config.placement.weights.describe();
+  const PlacementConfig& placement = ctx.config.placement;
   *ctx.out << "\n NAS Parallel Benchmarks (NPB 3.4 LU, C++ columnwise stripes)\n"
            << " Size: " << g.nx << "x" << g.ny << "x" << g.nz << "  Iterations: " << ctx.problem.iterations
            << "  dt: " << ctx.problem.dt << "  Ranks: " << ctx.ranks << "  Columns: " << partition.to_string()
-           << "\n"
-           << " Weights (" << source << "): " << fmt::format("{:.4g}", fmt::join(weights, ",")) << "\n";
+           << "\n";
+  // Stripes given as such (--columns, a checkpoint's) were placed from no weights: say where they came from.
+  if (placement.columns.empty())
+    *ctx.out << " Weights (" << placement.weights.describe()
+             << "): " << fmt::format("{:.4g}", fmt::join(weights, ",")) << "\n";
+  else
+    *ctx.out << " Columns from " << placement.columns_source << "\n";
   if (ctx.solver_config.emulation.active())
     *ctx.out << " EMULATED speeds: " << ctx.solver_config.emulation.spec() << "\n";
   *ctx.out << std::endl;

@@ -99,12 +99,17 @@ RunConfig TableOptions::config(const CLI::App& app) const {
 
 std::string command_line_error(std::string_view cli11_message) {
   const std::string message = one_line_message(cli11_message);
-  static const std::regex at_most(R"(^(-[-\w]+): At Most (\d+) required but received \d+$)");
+  static const std::regex at_most(R"(^(-[-\w]+): At Most (\d+) required but received (\d+)$)");
   static const std::regex too_few(R"(^(-[-\w]+): At least (\d+) required but received (\d+)$)");
   static const std::regex missing(R"(^(-[-\w]+): (\d+) required (\S+) missing$)");
   static const std::regex unexpected(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
   std::smatch m;
-  if (std::regex_match(message, m, at_most)) return m.str(1) + " given more than once: give it once";
+  // (--size's values and the words after them are one list to CLI11: "--size 12 12 12 S" is 4 of 3.)
+  if (std::regex_match(message, m, at_most) && m.str(2) == "1")
+    return m.str(1) + " given more than once: give it once";
+  if (std::regex_match(message, m, at_most))
+    return m.str(1) + " takes " + m.str(2) + " values, got " + m.str(3) +
+           " (give it once; a class name goes before it, not after)";
   if (std::regex_match(message, m, too_few))
     return m.str(1) + " needs " + m.str(2) + " values, got " + m.str(3);
   // (CLI11 counts --size's three values as one "required" item.)

@@ -34,6 +34,14 @@ lu_test(checksum_S_weights mpi 300 same-checksum
   "1:S" "2:S --weights 3,1 => 8,2" "3:S --weights 1,2.5,1 --emulate-speeds 1,0.5,1 => 2,6,2"
   "4:S --weights @${CMAKE_CURRENT_BINARY_DIR}/weights_4.txt => 4,2,2,2" "3:S --weights mflops" "2:S --weights bogomips"
   "4:S --weights calibrate --emulate-speeds 1,0.25,1,1" "3:S --columns 2,6,2")
+# The header says where the stripes came from: weights and their source, or the columns as given.
+mpi_command(header_columns_command 3 $<TARGET_FILE:lu> S --columns 2,2,6 -q)
+npblu_test(header_columns_source bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh "^ Columns from explicit --columns$"
+           ${header_columns_command})
+mpi_command(header_weights_command 2 $<TARGET_FILE:lu> S --weights 3,1 -q)
+npblu_test(header_weights_source bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh "^ Weights [(]list[)]: 3,1$"
+           ${header_weights_command})
+set_tests_properties(header_columns_source header_weights_source PROPERTIES LABELS mpi TIMEOUT 60)
 lu_test(checksum_W_weights mpi 600 same-checksum
   "1:W" "2:W --weights 1,0.444 --emulate-speeds 1,0.444 => 22,9" "3:W --weights calibrate --emulate-speeds 0.6,1,0.8"
   "5:W --weights 5,1,1,1,2 => 16,3,3,3,6" "2:W --emulate-speeds 1,1$<SEMICOLON>@100:1,0.5")
