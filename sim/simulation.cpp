@@ -28,6 +28,18 @@ std::vector<double> speeds_at(const SimConfig& c, int iteration) {
   return s;
 }
 
+// What a rank computes at, which the oracle and the bottleneck ratio know: its emulated speed times its
+// core's speed where ranks are pinned (--cores with --core-speeds). Ranks sharing a core get the core's
+// whole speed here: their real share depends on the stripes (lu-sim.md). Unpinned ranks move between cores:
+// their emulated speed alone.
+std::vector<double> true_speeds_at(const SimConfig& c, int iteration) {
+  std::vector<double> s = speeds_at(c, iteration);
+  if (!c.cores.empty() && !c.core_speeds.empty()) {
+    for (int r = 0; r < c.ranks; ++r) s[r] *= c.core_speeds.at(static_cast<std::size_t>(c.cores[r]));
+  }
+  return s;
+}
+
 }  // namespace
 
 Partition starting_partition(const SimConfig& c) {
@@ -35,7 +47,7 @@ Partition starting_partition(const SimConfig& c) {
   if (c.balance == BalanceMode::off) return Partition::equal(interior, c.ranks);
   if (!c.columns.empty()) return Partition::from_widths(interior, c.columns);
   if (c.balance == BalanceMode::diffusive) return Partition::equal(interior, c.ranks);
-  return Partition::from_weights(interior, speeds_at(c, 1));  // fixed, best: exact weights
+  return Partition::from_weights(interior, true_speeds_at(c, 1));  // fixed, best: exact weights
 }
 
 std::vector<int> starting_cores(const SimConfig& c) {
@@ -131,7 +143,8 @@ double migration_seconds(const SimConfig& c, const Partition& before, const Part
 // What one iteration runs on: the true speeds, the stripes and each rank's
 // factor on its compute (1 / speed, times its noise).
 struct IterationPlan {
-  std::vector<double> speed;
+  std::vector<double> speed;       // emulated: the model applies the cores' speeds itself
+  std::vector<double> true_speed;  // with the pinned cores' speeds: the oracle's and the ratio's
   Partition partition;
   std::vector<double> slowdown;
   std::vector<int> widths;
@@ -142,8 +155,8 @@ class PlanMaker {
   explicit PlanMaker(const SimConfig& c) : c_(c), noise_(c) {}
   // Draws iteration `it`'s noise: called once an iteration, in order.
   IterationPlan operator()(int it, const Partition& current) {
-    IterationPlan p{speeds_at(c_, it), current, std::vector<double>(c_.ranks), {}};
-    if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.speed, c_.max_columns);
+    IterationPlan p{speeds_at(c_, it), true_speeds_at(c_, it), current, std::vector<double>(c_.ranks), {}};
+    if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.true_speed, c_.max_columns);
     p.widths = p.partition.widths();
     for (int r = 0; r < c_.ranks; ++r) p.slowdown[r] = noise_.next(r) / p.speed[r];
     return p;
@@ -290,7 +303,7 @@ SimResult simulate(const SimConfig& c) {
     if (c.balance == BalanceMode::best && it > 1 && now.partition != partition)
       record_oracle_step(result, it - 1, partition, now.partition);
     partition = now.partition;
-    result.bottleneck_ratio.push_back(best.ratio(now.widths, now.speed, partition.interior().width()));
+    result.bottleneck_ratio.push_back(best.ratio(now.widths, now.true_speed, partition.interior().width()));
     const bool decide = c.balance == BalanceMode::diffusive && session.due(it) && it < c.iterations;
     // Ranks that end early start the next iteration, unless a collective comes first.
     std::optional<IterationPlan> next;

@@ -275,6 +275,27 @@ TEST(Simulation, HistoryTilesTheColumnsEveryIteration) {
 // The oracle's changes of stripes (--balance best) are steps like the
 // balancer's: in the moves, hence the summary, the JSON and the trace, the
 // columns they carry across each boundary, at no price.
+// Pinned ranks on cores of other speeds (--cores 0,1 --core-speeds 1,0.5): the oracle and the ratio know
+// the cores' speeds. Equal stripes read 62 / 42 of the best (31 columns at half speed against 41,21's 21),
+// the oracle runs the best stripes at 1 and faster than equal ones, and the balancer gets there.
+TEST(Simulation, CoreSpeedsAreTrueSpeeds) {
+  auto on_cores = [](BalanceMode mode) {
+    SimConfig c = chain(2, mode, "1,1", 0.0);
+    c.grid = {64, 64, 64};
+    c.iterations = 60;
+    c.cores = {0, 1};
+    c.core_speeds = {1.0, 0.5};
+    return simulate(c);
+  };
+  const SimResult off = on_cores(BalanceMode::off), best = on_cores(BalanceMode::best),
+                  diffusive = on_cores(BalanceMode::diffusive);
+  EXPECT_NEAR(off.bottleneck_ratio.back(), 62.0 / 42.0, 1e-12);  // 31 columns at cost 2 against 41,21's 42
+  EXPECT_EQ(best.final_columns, (std::vector<int>{41, 21}));
+  EXPECT_EQ(best.bottleneck_ratio.back(), 1.0);
+  EXPECT_LT(best.time, off.time);
+  EXPECT_LE(diffusive.bottleneck_ratio.back(), 1.05);
+}
+
 TEST(Simulation, TheBestPartitionsChangesAreRecordedAsSteps) {
   const SimResult r = simulate(chain(2, BalanceMode::best, "1,1;@20:1,0.5", 0.0));
   ASSERT_EQ(r.moves.size(), 1u);
