@@ -28,12 +28,11 @@ std::vector<double> speeds_at(const SimConfig& c, int iteration) {
   return s;
 }
 
-// What a rank computes at, which the oracle and the bottleneck ratio know: its emulated speed times its
-// core's speed where ranks are pinned (--cores with --core-speeds). Ranks sharing a core get the core's
+// What a rank computes at, which the oracle and the bottleneck ratio know: its emulated speed (`s`) times
+// its core's speed where ranks are pinned (--cores with --core-speeds). Ranks sharing a core get the core's
 // whole speed here: their real share depends on the stripes (lu-sim.md). Unpinned ranks move between cores:
 // their emulated speed alone.
-std::vector<double> true_speeds_at(const SimConfig& c, int iteration) {
-  std::vector<double> s = speeds_at(c, iteration);
+std::vector<double> true_speeds(const SimConfig& c, std::vector<double> s) {
   if (!c.cores.empty() && !c.core_speeds.empty()) {
     for (int r = 0; r < c.ranks; ++r) s[r] *= c.core_speeds.at(static_cast<std::size_t>(c.cores[r]));
   }
@@ -47,7 +46,7 @@ Partition starting_partition(const SimConfig& c) {
   if (c.balance == BalanceMode::off) return Partition::equal(interior, c.ranks);
   if (!c.columns.empty()) return Partition::from_widths(interior, c.columns);
   if (c.balance == BalanceMode::diffusive) return Partition::equal(interior, c.ranks);
-  return Partition::from_weights(interior, true_speeds_at(c, 1));  // fixed, best: exact weights
+  return Partition::from_weights(interior, true_speeds(c, speeds_at(c, 1)));  // fixed, best: exact weights
 }
 
 std::vector<int> starting_cores(const SimConfig& c) {
@@ -155,7 +154,8 @@ class PlanMaker {
   explicit PlanMaker(const SimConfig& c) : c_(c), noise_(c) {}
   // Draws iteration `it`'s noise: called once an iteration, in order.
   IterationPlan operator()(int it, const Partition& current) {
-    IterationPlan p{speeds_at(c_, it), true_speeds_at(c_, it), current, std::vector<double>(c_.ranks), {}};
+    IterationPlan p{speeds_at(c_, it), {}, current, std::vector<double>(c_.ranks), {}};
+    p.true_speed = true_speeds(c_, p.speed);
     if (c_.balance == BalanceMode::best) p.partition = best_for(current, p.true_speed, c_.max_columns);
     p.widths = p.partition.widths();
     for (int r = 0; r < c_.ranks; ++r) p.slowdown[r] = noise_.next(r) / p.speed[r];

@@ -151,10 +151,10 @@ void print_header(const RunContext& ctx, const Partition& partition, const std::
            << "\n";
   // Stripes given as such (--columns, a checkpoint's) were placed from no weights: say where they came from.
   if (placement.columns.empty())
-    *ctx.out << " Weights (" << placement.weights.describe()
-             << "): " << fmt::format("{:.4g}", fmt::join(weights, ",")) << "\n";
+    *ctx.out << " Weights (" << placement.source() << "): " << fmt::format("{:.4g}", fmt::join(weights, ","))
+             << "\n";
   else
-    *ctx.out << " Columns from " << placement.columns_source << "\n";
+    *ctx.out << " Columns from " << placement.source() << "\n";
   if (ctx.solver_config.emulation.active())
     *ctx.out << " EMULATED speeds: " << ctx.solver_config.emulation.spec() << "\n";
   *ctx.out << std::endl;

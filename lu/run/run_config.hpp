@@ -63,6 +63,10 @@ struct PlacementConfig {
   std::string columns_source = "explicit --columns";
   int calibration_iterations = 5;
   bool check_memory = true;  // --memory-check: refuse stripes a node's memory cannot hold
+
+  /// Where the stripes come from, as the header, the load table and the JSON name it: the columns' source
+  /// where columns are given, else the weights'.
+  [[nodiscard]] std::string source() const { return columns.empty() ? weights.describe() : columns_source; }
 };
 
 struct BalanceConfig {

@@ -62,8 +62,7 @@ RunIdentity run_identity(const RunContext& ctx, const LuSolver& solver, const st
   id.dt = p.dt;
   id.ranks = ctx.ranks;
   id.column_widths = solver.partition().widths();
-  id.weight_source =
-      c.placement.columns.empty() ? c.placement.weights.describe() : c.placement.columns_source;
+  id.weight_source = c.placement.source();
   id.weights = weights;
   id.balance = to_string(c.balance.mode);
   id.balance_every = c.balance.diffusive.every;
