@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-from lu_json import count, script_main
+from lu_json import count, script_main, sim_noise_args
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
@@ -77,7 +77,8 @@ def run(sim, p, speeds, noise, rho, seed, nxz):
         out = f.name
     cmd = [sim, "--ranks", str(p), "--size", str(nxz), str(20 * p + 2), str(nxz), "--iterations", str(ITERATIONS),
            "--balance", "diffusive", "--balance-every", str(EVERY), "--emulate-speeds", "@" + speeds,
-           "--noise", str(noise), "--noise-correlation", str(rho), "--seed", str(seed), "--json", out, "--quiet"]
+           "--json", out, "--quiet"]
+    cmd += sim_noise_args(noise, rho, seed)
     subprocess.run(cmd, check=True)
     with open(out) as f:
         r = json.load(f)

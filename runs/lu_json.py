@@ -85,6 +85,13 @@ def run_report(make_command, dry_run=False, require_verified=True):
     return report
 
 
+def sim_noise_args(noise, rho=0.0, seed=None):
+    """lu-sim's noise options for a noise level: none at 0, where lu-sim refuses a correlation and a seed."""
+    if noise <= 0:
+        return []
+    return ["--noise", str(noise), "--noise-correlation", str(rho)] + ([] if seed is None else ["--seed", str(seed)])
+
+
 def count(minimum=1):
     """An argparse type: a whole number of at least `minimum` (--repeats, --np, ...), so that
     `--repeats 0` or `--np 0` is refused with argparse's one line instead of failing later."""

@@ -36,7 +36,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import core_shares, count, DEFAULT_LU, run_lu, script_main
+from lu_json import core_shares, count, DEFAULT_LU, run_lu, script_main, sim_noise_args
 from npb_classes import GRID, ITERATIONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -172,7 +172,7 @@ def behaviour(a, cls, cost, latency, n):
         widest = max(e - b for row_b, row_e in zip(h["column_begin"], h["column_end"]) for b, e in zip(row_b, row_e))
         paid = [max(h["migration_s"][it - 1]) for it in steps]
         price = statistics.median(paid) / (column * widest) if paid else 1.0
-        extra = ["--balance", "diffusive", "--noise", f"{min(sd, 0.9):.4f}", "--noise-correlation", f"{rho:.3f}",
+        extra = ["--balance", "diffusive", *sim_noise_args(round(min(sd, 0.9), 4), round(rho, 3)),
                  "--migration-iterations", f"{price:.3f}"] + (["--emulate-speeds", speeds] if speeds else [])
         model = simulate(a.sim, cls, ranks, None, cost, latency, extra, full=True)
         its = r["iterations_run"]

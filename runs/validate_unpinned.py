@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import count, DEFAULT_LU, run_lu, script_main
+from lu_json import count, DEFAULT_LU, run_lu, script_main, sim_noise_args
 from npb_classes import GRID, ITERATIONS
 from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, measured_noise, per_iteration
 
@@ -71,7 +71,7 @@ def model(a, fit, seed, extra, ranks=None, width=None):
                                                          "--iterations", str(ITERATIONS[a.cls])]
     cmd = [a.lu_sim, *problem, "--ranks", str(ranks or a.np), "--unpinned", f"{a.np}:{a.cores}",
            "--latency", str(fit["latency"]),
-           "--bandwidth", str(BANDWIDTH), "--noise", str(fit["noise"]), "--noise-correlation", str(fit["rho"]),
+           "--bandwidth", str(BANDWIDTH), *sim_noise_args(fit["noise"], fit["rho"]),
            "--seed", str(seed), "--json", out, "--quiet", *extra]
     if fit["period"] is not None:  # else lu-sim's own default
         cmd += ["--scheduler-period", str(fit["period"])]

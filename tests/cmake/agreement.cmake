@@ -68,3 +68,7 @@ foreach(case strong many still change)
              $<TARGET_FILE:lu-sim> ${case})
   set_tests_properties(sim_balance_${case} PROPERTIES LABELS unit TIMEOUT 120)
 endforeach()
+# The README's convergence table at P = 4, every scenario and noise level, through the script that
+# prints it (runs/bench_sim.py): every row within its bar, and the script itself still runs lu-sim.
+npblu_test(sim_bench_table_P4 bash -c "${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/runs/bench_sim.py --sim $<TARGET_FILE:lu-sim> --ranks 4 --jobs 1 >table.txt && grep -q '^0 of 39 rows miss the bar$' table.txt")
+set_tests_properties(sim_bench_table_P4 PROPERTIES LABELS unit TIMEOUT 300)
