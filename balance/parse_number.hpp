@@ -31,8 +31,10 @@ std::optional<T> parse_whole(const std::string& text, Convert convert) {
 /// A number beyond double's range gives +/-infinity (and one below its
 /// smallest, the nearest representable value, 0 or subnormal) rather than
 /// nothing, so that callers' range checks name it ("must be finite") instead
-/// of calling "1e400" not a number.
+/// of calling "1e400" not a number. Decimal only: strtod's hexadecimal
+/// floats ("0x10" read as 16) give nothing, as parse_int's "0x10" does.
 inline std::optional<double> parse_double(const std::string& text) {
+  if (text.find_first_of("xX") != std::string::npos) return std::nullopt;
   return detail::parse_whole<double>(text, [](const std::string& s, std::size_t* used) {
     const char* begin = s.c_str();
     char* end = nullptr;

@@ -21,16 +21,9 @@ std::vector<double> parse_speeds(const std::string& text, const std::string& spe
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    const std::optional<double> s = parse_double(item);
-    if (!s)
-      throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": " + quoted(item) +
-                                  " is not a number");
-    if (!(*s >= kMinimumEmulatedSpeed && *s <= 1.0)) {
-      throw std::invalid_argument(
-          "--emulate-speeds " + quoted(spec) + ": speed " + quoted(item) +
-          " is outside [0.01, 1] (emulation can only slow a rank down, at most 100x)");
-    }
-    speeds.push_back(*s);
+    if (const std::string problem = speed_problem(item); !problem.empty())
+      throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": " + problem);
+    speeds.push_back(*parse_double(item));
   }
   if (text.empty() || text.back() == ',') {
     throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": empty speed list");
@@ -56,6 +49,15 @@ int parse_segment_start(std::string& part, int previous, const std::string& spec
 }
 
 }  // namespace
+
+std::string speed_problem(const std::string& item) {
+  const std::optional<double> s = parse_double(item);
+  if (!s) return quoted(item) + " is not a number";
+  if (!(*s >= kMinimumEmulatedSpeed && *s <= 1.0))
+    return "speed " + quoted(item) +
+           " is outside [0.01, 1] (emulation can only slow a rank down, at most 100x)";
+  return {};
+}
 
 SpeedSchedule SpeedSchedule::parse(const std::string& spec) {
   SpeedSchedule s;

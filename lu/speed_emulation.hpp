@@ -15,6 +15,10 @@ namespace npblu {
 /// only spin (1e-300 would spin for t x 1e300).
 inline constexpr double kMinimumEmulatedSpeed = 0.01;
 
+/// What is wrong with one speed of a list ("'x' is not a number", "speed '0'
+/// is outside [0.01, 1] ..."), or "" for a speed a schedule takes.
+std::string speed_problem(const std::string& item);
+
 class SpeedSchedule {
  public:
   struct Segment {

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 
 #include "lu/io/output_files.hpp"
 #include "lu/io/trace_writer.hpp"
@@ -46,12 +47,23 @@ double worst_from(const std::vector<double>& ratio, int first) {
   return worst;
 }
 
+std::string iterations_text(int count) {
+  return std::to_string(count) + (count == 1 ? " iteration" : " iterations");
+}
+
+// Six decimals, but a short number past a million seconds (--cost-rhs 1e300 gave 300 digits).
+std::string seconds_text(double seconds) {
+  char text[64];
+  std::snprintf(text, sizeof text, seconds < 1e6 ? "%.6f" : "%.6g", seconds);
+  return text;
+}
+
 void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   std::string spec = c.speeds.spec();
   if (spec.size() > 60) spec = spec.substr(0, 57) + "...";
-  std::printf("lu-sim: %d ranks, grid %dx%dx%d, %d iterations, balance %s%s%s\n", c.ranks, c.grid.nx,
-              c.grid.ny, c.grid.nz, c.iterations, mode_name(c.balance), c.speeds.active() ? ", speeds " : "",
-              spec.c_str());
+  std::printf("lu-sim: %d ranks, grid %dx%dx%d, %s, balance %s%s%s\n", c.ranks, c.grid.nx, c.grid.ny,
+              c.grid.nz, iterations_text(c.iterations).c_str(), mode_name(c.balance),
+              c.speeds.active() ? ", speeds " : "", spec.c_str());
   if (!c.cores.empty()) {
     std::string cores;
     for (int core : c.cores) {
@@ -74,12 +86,13 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   }
   if (!c.share_pools) std::printf("share pools off: every rank read at its own core share\n");
   std::printf(
-      "modelled time %.6f s (%.6f s per iteration), balancing steps %d, boundary crossings %d, "
+      "modelled time %s s (%s s per iteration), balancing steps %d, boundary crossings %d, "
       "columns migrated %d\n",
-      r.time, r.time / c.iterations, r.steps, r.moved_columns, r.migrated_columns);
+      seconds_text(r.time).c_str(), seconds_text(r.time / c.iterations).c_str(), r.steps, r.moved_columns,
+      r.migrated_columns);
   const int window = std::min(c.settings.every, c.iterations);  // a short run has fewer
-  std::printf("imbalance (compute max/mean) first %d iterations %.3f, last %d %.3f; model ran in %.3f s\n",
-              window, r.history.window_imbalance(0, window), window,
+  std::printf("imbalance (compute max/mean) first %s %.3f, last %d %.3f; model ran in %.3f s\n",
+              iterations_text(window).c_str(), r.history.window_imbalance(0, window), window,
               r.history.window_imbalance(c.iterations - window, c.iterations), wall);
   std::printf("bottleneck ratio (max width/speed over the best partition's) first %.3f, ",
               r.bottleneck_ratio.front());
@@ -90,7 +103,8 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   const auto loads = r.history.loads();
   std::printf("%6s %8s %12s %12s\n", "rank", "columns", "compute s", "wait s");
   for (int q = 0; q < c.ranks; ++q)
-    std::printf("%6d %8d %12.6f %12.6f\n", q, loads[q].columns, loads[q].compute, loads[q].wait);
+    std::printf("%6d %8d %12s %12s\n", q, loads[q].columns, seconds_text(loads[q].compute).c_str(),
+                seconds_text(loads[q].wait).c_str());
 }
 
 int run(const SimCommandLine& cl, const std::string& command_line) {

@@ -5,11 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "balance/min_max_partition.hpp"
@@ -19,7 +18,9 @@
 #include "lu/run/memory_check.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
+#include "lu/speed_emulation.hpp"
 #include "sim/simulation.hpp"
+#include "sim/speeds_file.hpp"
 #include "verify/class_table.hpp"
 
 namespace npblu::sim {
@@ -36,41 +37,65 @@ struct Collected {
   std::string balance = "off", speeds, unpinned, share_pools = "on", seed, cores, core_speeds, max_columns;
 };
 
+// lu-sim's own numbers, read as lu reads its own (balance/parse_number.hpp):
+// the same syntax (no hex floats, no blanks) and a refusal that names the
+// option and the value; the ranges are checked with the whole command line.
+template <class T>
+CLI::Option* add_number(CLI::App& app, const std::string& names, T& target, const std::string& help) {
+  const std::string option = names.substr(0, names.find(','));  // "--ranks,-P": "--ranks"
+  auto convert = [&target, option](const std::string& text) {
+    if constexpr (std::is_same_v<T, int>) {
+      const std::optional<int> v = parse_int(text);
+      if (!v)
+        throw UsageError(option + " " + quote_value(text) +
+                         " is not an integer (or lies beyond +/-2147483647)");
+      target = *v;
+    } else {
+      const std::optional<double> v = parse_double(text);
+      if (!v) throw UsageError(option + " " + quote_value(text) + " is not a number");
+      target = *v;
+    }
+  };
+  return app.add_option_function<std::string>(names, convert, help)
+      ->type_name(std::is_same_v<T, int> ? "INT" : "FLOAT");
+}
+
 void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text) {
   SimConfig& c = out.config;
-  app.add_option("--ranks,-P", c.ranks, "Modelled ranks")->required();
+  add_number(app, "--ranks,-P", c.ranks, "Modelled ranks")->required();
   app.add_option("--balance", text.balance,
                  "off | static | diffusive | best (the best partition for the true speeds)");
   app.add_option("--emulate-speeds", text.speeds,
                  "Speeds per rank, lu's schedule syntax ('1,0.5;@80:1,1'), or @FILE");
-  app.add_option("--noise", c.noise,
-                 "Relative standard deviation of each rank's compute per iteration (0.05: 5%)");
-  app.add_option(
-      "--noise-correlation", c.noise_correlation,
-      "Lag-1 autocorrelation of each rank's noise in time, AR(1) with the same marginal deviation as "
-      "--noise (0: independent; 0.9: slow drifts)");
-  app.add_option("--seed", text.seed, "Seed of the noise, a whole number from 0 to 2^64 - 1 (default 1)");
-  app.add_option("--migration-iterations", c.migration_iterations,
-                 "Price of a balancing step, in modelled iterations of the widest stripe (default 1)");
-  app.add_option("--migration-column-seconds", c.migration_column_seconds,
-                 "Price of a balancing step per column that changes owner, seconds (default 0)");
-  app.add_option("--latency", c.cost.latency, "Seconds per message");
-  app.add_option("--bandwidth", c.cost.bandwidth, "Bytes per second");
-  app.add_option("--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
-  app.add_option("--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
-  app.add_option("--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
-  app.add_option("--cost-update", c.cost.update, "Seconds per grid point, update");
+  add_number(app, "--noise", c.noise,
+             "Relative standard deviation of each rank's compute per iteration (0.05: 5%)");
+  add_number(app, "--noise-correlation", c.noise_correlation,
+             "Lag-1 autocorrelation of each rank's noise in time, AR(1) with the same marginal deviation as "
+             "--noise (0: independent; 0.9: slow drifts)");
+  app.add_option("--seed", text.seed,
+                 "Seed of the noise and of --unpinned's scheduler, a whole number from 0 to 2^64 - 1 "
+                 "(default 1)");
+  add_number(app, "--migration-iterations", c.migration_iterations,
+             "Price of a balancing step, in modelled iterations of the widest stripe (default 1)");
+  add_number(app, "--migration-column-seconds", c.migration_column_seconds,
+             "Price of a balancing step per column that changes owner, seconds (default 0)");
+  add_number(app, "--latency", c.cost.latency, "Seconds per message");
+  add_number(app, "--bandwidth", c.cost.bandwidth, "Bytes per second");
+  add_number(app, "--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
+  add_number(app, "--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
+  add_number(app, "--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
+  add_number(app, "--cost-update", c.cost.update, "Seconds per grid point, update");
   app.add_option("--cores", text.cores,
                  "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)");
-  app.add_option("--core-slice", c.core_slice,
-                 "With --cores or --unpinned: seconds a rank keeps a core while another rank of it is ready "
-                 "(default 0.006)");
+  add_number(app, "--core-slice", c.core_slice,
+             "With --cores or --unpinned: seconds a rank keeps a core while another rank of it is ready "
+             "(default 0.006)");
   app.add_option("--unpinned", text.unpinned,
                  "RANKS:CORES: ranks the scheduler places, instead of --cores: nodes of RANKS consecutive "
                  "ranks, each free to run on any of its node's CORES cores, e.g. 3:2");
-  app.add_option("--scheduler-period", c.unpinned.scheduler_period,
-                 "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
-                 "average (default 0.13, as measured on a 2-core VM)");
+  add_number(app, "--scheduler-period", c.unpinned.scheduler_period,
+             "With --unpinned: seconds between a node scheduler's moves of a rank to another core, on "
+             "average (default 0.13, as measured on a 2-core VM)");
   app.add_option("--core-speeds", text.core_speeds,
                  "With --cores or --unpinned: each core's speed by its number (the unpinned nodes' cores "
                  "numbered node by node), e.g. 1,0.85, each in [0.001, 1000] (default: 1 each)");
@@ -83,20 +108,16 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   app.add_flag("--history", out.history, "Put the per-iteration, per-rank history in the JSON");
 }
 
-// The problem: a class (its grid and iterations) or a custom grid (250 iterations unless given).
+// The problem as lu reads it: a class (its grid and iterations), a custom
+// grid (250 iterations unless given), or a class with its grid or iterations
+// changed, which is a custom problem (class U), as in lu.
 void set_problem(SimCommandLine& out, const ProblemSpec& p) {
-  if (p.problem_class && p.size) throw UsageError("give --class or --size, not both");
   if (!p.problem_class && !p.size) throw UsageError("no problem given: --class or --size NX NY NZ");
-  int class_iterations = 250;
-  if (p.problem_class) {
-    const auto pc = find_problem_class(*p.problem_class);
-    out.config.grid = {pc->n, pc->n, pc->n};
-    class_iterations = pc->itmax;
-    out.class_name = std::string(1, *p.problem_class);
-  } else {
-    out.config.grid = *p.size;
-  }
-  out.config.iterations = p.iterations.value_or(class_iterations);
+  const auto pc = p.problem_class ? find_problem_class(*p.problem_class) : std::nullopt;
+  out.config.grid = p.size ? *p.size : GridSize{pc->n, pc->n, pc->n};
+  out.config.iterations = p.iterations.value_or(pc ? pc->itmax : 250);
+  if (pc && out.config.grid == GridSize{pc->n, pc->n, pc->n} && out.config.iterations == pc->itmax)
+    out.class_name = std::string(1, pc->name);
 }
 
 // "RANKS:CORES", both whole numbers >= 1: the ranks of a node and its cores.
@@ -172,37 +193,6 @@ BalanceMode model_balance(const std::string& text) {
   return BalanceMode::off;
 }
 
-// "@FILE": one speed per line per rank (blank lines and '#' comments
-// skipped); a line "@N" starts the speeds that take effect from iteration N.
-// Returned in --emulate-speeds syntax, which SpeedSchedule parses.
-std::string read_speed_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw UsageError("--emulate-speeds: cannot read speeds file " + quote_value(path));
-  std::string line, spec, segment;
-  for (int line_number = 1; std::getline(in, line); ++line_number) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word)) continue;
-    if (std::string more; words >> more)
-      throw UsageError("--emulate-speeds: speeds file " + quote_value(path) + ", line " +
-                       std::to_string(line_number) + ": one speed (or @ITERATION) a line, got " +
-                       quote_value(word + " " + more));
-    if (word[0] == '@') {
-      if (spec.empty() && segment.empty())
-        throw UsageError("--emulate-speeds: speeds file " + quote_value(path) + ", line " +
-                         std::to_string(line_number) + ": the initial speeds must come before " +
-                         quote_value(word));
-      spec += segment + ";" + word + ":";
-      segment.clear();
-    } else {
-      segment += (segment.empty() ? "" : ",") + word;
-    }
-  }
-  return spec + segment;
-}
-
 // The model's costs: finite, a time >= 0, a bandwidth > 0 (a negative or NaN
 // cost would give negative or NaN times with exit status 0).
 void check_costs(const CostModel& cost) {
@@ -247,7 +237,8 @@ constexpr double kMinClockStep = 1e-6;
 // What only the whole command line can tell: ranks against the grid, stripes
 // against ranks, settings that could never take effect.
 void check_model(const SimConfig& c) {
-  if (c.ranks < 1) throw UsageError("--ranks must be at least 1");
+  if (c.ranks < 1) throw UsageError("--ranks must be at least 1, got " + std::to_string(c.ranks));
+  check_column_fits_a_message(c.grid);  // as lu refuses it (the model counts a column's points in an int)
   if (c.ranks > Partition::max_ranks(c.grid.interior_columns()))
     throw UsageError("too many ranks: " + std::to_string(c.ranks) + " ranks cannot split " +
                      std::to_string(c.grid.ny - 2) + " interior columns with at least " +
@@ -325,7 +316,7 @@ void convert_model_options(const CLI::App& app, const Collected& text, const Run
   if (app.count("--max-columns")) c.max_columns = int_list("--max-columns", text.max_columns);
   if (app.count("--emulate-speeds")) {
     const bool file = !text.speeds.empty() && text.speeds[0] == '@';
-    const std::string spec = file ? read_speed_file(text.speeds.substr(1)) : text.speeds;
+    const std::string spec = file ? read_speed_file(text.speeds.substr(1), c.ranks) : text.speeds;
     try {
       c.speeds = SpeedSchedule::parse(spec, c.ranks);
     } catch (const std::invalid_argument& e) {  // its messages name --emulate-speeds
@@ -362,6 +353,9 @@ constexpr ModelModeOption kModelModeOptions[] = {
     {"--scheduler-period", [](const SimCommandLine& s) { return s.config.unpinned.node_ranks > 0; },
      "--unpinned"},
     {"--noise-correlation", [](const SimCommandLine& s) { return s.config.noise > 0.0; }, "--noise > 0"},
+    {"--seed",
+     [](const SimCommandLine& s) { return s.config.noise > 0.0 || s.config.unpinned.node_ranks > 0; },
+     "--noise > 0 or --unpinned (what it seeds)"},
 };
 
 // lu's rows for the options both programs have, the model's modes mapped to
@@ -375,20 +369,23 @@ void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, const
 }
 
 // The model keeps every rank's record of every iteration (the history its
-// JSON and trace report, a double a field) and two figures an iteration:
-// a run whose records this node cannot hold is refused before allocating
-// (--iterations 100000000 ended in std::bad_alloc, or the kernel's OOM
-// killer), as lu refuses stripes beyond a node's memory.
-void check_history_memory(const SimConfig& c) {
+// JSON and trace report, a double a field), two figures an iteration and the
+// time each rank finished each plane: a run this node cannot hold is refused
+// before allocating (--iterations 100000000, or NZ 2^31 - 1, ended in
+// std::bad_alloc or the kernel's OOM killer), as lu refuses stripes beyond a
+// node's memory.
+void check_model_memory(const SimConfig& c) {
   const double per_record = double(iteration_record_fields().size()) * sizeof(double);
-  const double bytes = (double(c.ranks) * per_record + 2 * sizeof(double)) * c.iterations;
+  const double records = (double(c.ranks) * per_record + 2 * sizeof(double)) * c.iterations;
+  const double planes = double(c.ranks) * std::max(0, c.grid.nz - 2) * sizeof(double);
   const std::optional<AvailableMemory> available = available_memory();
-  if (available && bytes > 0.5 * double(available->bytes))
-    throw UsageError(std::to_string(c.ranks) + " ranks x " + std::to_string(c.iterations) +
-                     " iterations: the model's per-iteration records need about " +
-                     std::to_string(static_cast<long long>(bytes / 1e6)) + " MB, more than half of the " +
-                     std::to_string(available->bytes / 1000000) + " MB available (" + available->source +
-                     "): give fewer --iterations");
+  if (!available || records + planes <= 0.5 * double(available->bytes)) return;
+  throw UsageError(std::to_string(c.ranks) + " ranks x " + std::to_string(c.iterations) + " iterations x " +
+                   std::to_string(c.grid.nz) + " planes: the model needs about " +
+                   std::to_string(static_cast<long long>((records + planes) / 1e6)) +
+                   " MB (its per-iteration records and each rank's plane times), more than half of the " +
+                   std::to_string(available->bytes / 1000000) + " MB available (" + available->source +
+                   "): give " + (records >= planes ? "fewer --iterations" : "a smaller NZ"));
 }
 
 // The stripes the run starts on within --max-columns (as lu refuses stripes
@@ -439,7 +436,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   check_model(out.config);
   refuse_settings_without_effect(app, rc, out);
   check_starting_stripes(out.config);
-  check_history_memory(out.config);
+  check_model_memory(out.config);
   return out;
 }
 

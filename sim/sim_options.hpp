@@ -13,7 +13,7 @@ namespace npblu::sim {
 
 struct SimCommandLine {
   SimConfig config;
-  std::string class_name;  // as given (the identity's class; "" for --size)
+  std::string class_name;  // the class run as tabulated (the identity's); "" for a custom problem
   std::string json_path, trace_path;
   bool history = false, trace_overwrite = false, quiet = false;
   std::string help;  // non-empty: --help or --version was given; print it and exit 0

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -114,13 +115,17 @@ TEST(Options, BadInputNamesTheProblem) {
   EXPECT_NE(
       error_of({"S", "--balance-every", "2"}).find("--balance-every only applies with --balance diffusive"),
       std::string::npos);
+  // Decimal numbers only: strtod read "0x1p-1" as 0.5 where integers refuse "0x10".
+  EXPECT_EQ(error_of({"S", "--dt", "0x1p-1"}), "--dt '0x1p-1' is not a number");
+  EXPECT_EQ(error_of({"S", "--weights", "0x10"}), "--weights: '0x10' is not a number");
 }
 
 namespace {
 
 // lu-sim's parse of `args` (after "lu-sim -P 2"): its UsageError's message, or "".
 std::string sim_error_of(std::vector<std::string> args) {
-  std::vector<std::string> words{"lu-sim", "-P", "2"};
+  std::vector<std::string> words{"lu-sim"};
+  if (std::find(args.begin(), args.end(), "-P") == args.end()) words.insert(words.end(), {"-P", "2"});
   words.insert(words.end(), args.begin(), args.end());
   std::vector<const char*> argv;
   for (const auto& w : words) argv.push_back(w.c_str());
@@ -194,27 +199,63 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
       {{"S", "--cores", "0,0", "--core-speeds", "1,0.5"}, "--core-speeds gives 2 speeds for 1 cores"},
       {{"S", "--balance", "sideways"}, "expected off, static, diffusive or best"},
       {{"S", "--iterations", "2000000000"},
-       "2 ranks x 2000000000 iterations: the model's per-iteration records"},
+       "2 ranks x 2000000000 iterations x 12 planes: the model needs about 320000 MB"},
+      {{"--size", "6", "3002", "71000000", "--iterations", "1", "-P", "1000"}, "give a smaller NZ"},
+      {{"--size", "2147483647", "6", "2147483647"}, "grid too large: a column of 2147483647x2147483647"},
+      {{"S", "--seed", "5"}, "--seed only applies with --noise > 0 or --unpinned"},
+      {{"S", "-P", "-3"}, "--ranks must be at least 1, got -3"},
+      {{"S", "-P", "nan"}, "--ranks 'nan' is not an integer"},
+      {{"S", "--noise", "0x1p-2"}, "--noise '0x1p-2' is not a number"},
+      {{"S", "--cost-rhs", "1e-9x"}, "--cost-rhs '1e-9x' is not a number"},
   };
   for (const auto& [args, expected] : cases) {
     const std::string error = sim_error_of(args);
     EXPECT_NE(error.find(expected), std::string::npos) << "got: " << error;
   }
   EXPECT_EQ(sim_error_of({"S", "--seed", "18446744073709551615", "--noise", "0.05"}), "");
+  EXPECT_EQ(sim_error_of({"S", "--seed", "3", "--unpinned", "2:1"}), "");  // the scheduler's moves
   EXPECT_EQ(sim_error_of({"S", "--cores", "0,1", "--core-speeds", "1,0.5", "--core-slice", "0.01"}), "");
 }
 
-// A speeds file holds one speed (or @ITERATION) a line, the initial speeds first.
-TEST(Options, LuSimSpeedsFileRefusesTwoWordsOnALine) {
+// A speeds file holds one speed (or @ITERATION) a line, the initial speeds
+// first, one speed per rank a segment; a refusal names the file's line, and
+// a byte-order mark an editor wrote first is no speed.
+TEST(Options, LuSimSpeedsFileNamesTheLine) {
   const auto path = std::filesystem::temp_directory_path() / "npblu_test_speeds.txt";
   std::string at_file = "@";
   at_file += path.string();  // (operator+ on a literal trips GCC 12's -Wrestrict, a false positive)
-  std::ofstream(path) << "1 0.5\n0.3\n";
-  EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find("line 1: one speed"), std::string::npos);
-  std::ofstream(path) << "@5\n1\n0.5\n";
-  EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find("initial speeds must come before"),
-            std::string::npos);
-  std::ofstream(path) << "1\n0.5 # rank 1\n@5\n0.5\n1\n";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"1 0.5\n0.3\n", "line 1: one speed"},
+      {"@5\n1\n0.5\n", "line 1: the initial speeds must come before '@5'"},
+      {"1\n1\n@5\n", "line 3: no speeds between @5 and the end"},
+      {"1\n1\n@5\n@6\n1\n1\n", "line 4: no speeds between @5 and '@6'"},
+      {"1\n1\n@5\n1\n@3\n1\n", "line 4: the segment starting there gives 1 speeds but the run has 2 ranks"},
+      {"# two ranks\n1\n1\n1\n", "line 2: the segment starting there gives 3 speeds"},
+      {"1\n1\n@5\n1\n0\n", "line 5: speed '0' is outside [0.01, 1]"},
+      {"1\n1\n@x5\n1\n1\n", "line 3: '@x5': expected @ITERATION, a whole number after 1"},
+      {"1\n0x1p-1\n", "line 2: '0x1p-1' is not a number"},
+      {"# none\n\n", "holds no speeds"},
+  };
+  for (const auto& [text, expected] : cases) {
+    std::ofstream(path) << text;
+    const std::string error = sim_error_of({"S", "--emulate-speeds", at_file});
+    EXPECT_NE(error.find(expected), std::string::npos) << text << " gave: " << error;
+  }
+  std::ofstream(path) << "\xEF\xBB\xBF"
+                      << "1\n0.5 # rank 1\n@5\n0.5\n1\n";
   EXPECT_EQ(sim_error_of({"S", "--emulate-speeds", at_file}), "");
   std::filesystem::remove(path);
+  EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find(": No such file or directory"),
+            std::string::npos);
+}
+
+// lu-sim reads a problem as lu does: a class with its grid changed is a custom problem.
+TEST(Options, LuSimClassWithSizeIsCustom) {
+  const char* argv[] = {"lu-sim", "-P", "2", "S", "--size", "14", "14", "14"};
+  const auto cl = npblu::sim::parse_sim_command_line(8, argv);
+  EXPECT_EQ(cl.config.grid, (GridSize{14, 14, 14}));
+  EXPECT_EQ(cl.config.iterations, 50);  // class S's
+  EXPECT_EQ(cl.class_name, "");
+  const char* same[] = {"lu-sim", "-P", "2", "S", "--size", "12", "12", "12"};
+  EXPECT_EQ(npblu::sim::parse_sim_command_line(8, same).class_name, "S");
 }

@@ -2,9 +2,12 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 
 #include "balance/node_probes.hpp"
 #include "balance/weights.hpp"
+#include "lu/io/input_file.hpp"
 #include "lu/speed_emulation.hpp"
 
 using namespace npblu;
@@ -66,6 +69,31 @@ TEST(WeightFile, ListsOnALine) {
   EXPECT_EQ(message("1,,2\n"), "weights file 'f' line 1: empty weight in '1,,2'");
   EXPECT_EQ(message("1,2,\n"), "weights file 'f' line 1: empty weight in '1,2,'");
   EXPECT_EQ(message("1 fast\n"), "weights file 'f' line 1: 'fast' is not a number");
+}
+
+// A user's file as the parse sees it: no byte-order mark (an editor's, invisible in a message, made the
+// first line "not a number"), and the system's reason when it cannot be read.
+TEST(InputFile, ByteOrderMarkDroppedReasonsNamed) {
+  const auto path = std::filesystem::temp_directory_path() / "npblu_test_input_file.txt";
+  std::ofstream(path) << "\xEF\xBB\xBF"
+                      << "2.25\n1\n";
+  const std::string text = read_input_file(path.string(), "weights file", 1 << 20);
+  EXPECT_EQ(text, "2.25\n1\n");
+  EXPECT_EQ(parse_weight_file(text, "f"), (std::vector<double>{2.25, 1}));
+  const auto message = [&](const std::string& p, std::size_t max) {
+    try {
+      (void)read_input_file(p, "weights file", max);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(path.string(), 4), "'" + path.string() + "' is larger than 4 bytes");
+  std::filesystem::remove(path);
+  EXPECT_EQ(message(path.string(), 1 << 20),
+            "cannot read weights file '" + path.string() + "': No such file or directory");
+  EXPECT_EQ(message(path.parent_path().string(), 1 << 20),
+            "'" + path.parent_path().string() + "' is a directory, not a weights file");
 }
 
 TEST(WeightFromTiming, ColumnsPerSecond) {

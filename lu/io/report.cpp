@@ -107,12 +107,16 @@ std::string balancer_line(const RunReport& r) {
     const auto& h = r.history;
     const int n = h.iterations();
     const int k = std::max(1, std::min(r.run.balance_every, n));
+    const auto iterations = [](int count) {
+      return fmt::format("{} iteration{}", count, count == 1 ? "" : "s");
+    };
     s += fmt::format(
-        " (every {} iterations): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {} "
-        "iterations, {:.4f} over the last {}; bottleneck / best {} and {}",
-        r.run.balance_every, r.balance_steps, r.moved_columns,
-        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), k,
-        h.window_imbalance(n - k, n), k, ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
+        " (every {}): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {}, {:.4f} over "
+        "the last {}; bottleneck / best {} and {}",
+        r.run.balance_every == 1 ? std::string("iteration") : iterations(r.run.balance_every),
+        r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
+        h.window_imbalance(0, k), iterations(k), h.window_imbalance(n - k, n), k,
+        ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
         ratio_text(h.window_bottleneck_ratio(n - k, n, r.max_columns)));
   }
   return s + "\n";

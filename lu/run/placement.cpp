@@ -3,12 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <span>
 
 #include "balance/node_probes.hpp"
 #include "balance/weights.hpp"
+#include "lu/io/input_file.hpp"
 #include "lu/mpi/communicator.hpp"
 #include "lu/run/memory_check.hpp"
 
@@ -22,20 +21,11 @@ std::string read_weights_file(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::string text, problem;
   if (rank == 0) {
-    // One weight per rank fits in far less; the cap keeps /dev/zero from filling memory.
-    constexpr std::size_t kMaxWeightsFile = 64 << 20;
-    std::error_code ec;
-    std::ifstream in(path);
-    if (std::filesystem::is_directory(path, ec)) {
-      problem = "--weights @FILE: " + quote_value(path) + " is a directory, not a weights file";
-    } else if (!in) {
-      problem = "--weights @FILE: cannot read weights file " + quote_value(path);
-    } else {
-      text.resize(kMaxWeightsFile + 1);
-      in.read(text.data(), static_cast<std::streamsize>(text.size()));
-      text.resize(static_cast<std::size_t>(in.gcount()));  // an empty file leaves "": "holds no weights"
-      if (text.size() > kMaxWeightsFile)
-        problem = "--weights @FILE: " + quote_value(path) + " is larger than 64 MB";
+    try {
+      // One weight per rank fits in far less.
+      text = read_input_file(path, "weights file", std::size_t{64} << 20);  // "": "holds no weights"
+    } catch (const std::exception& e) {
+      problem = "--weights @FILE: " + std::string(e.what());
     }
   }
   agree(problem.empty(), problem, comm);

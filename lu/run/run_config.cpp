@@ -160,8 +160,8 @@ const std::vector<Option>& options() {
         "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) { c.balance.diffusive.every = at_least(o, to_int(o, v), 1); }},
       {{"balance-threshold", "", false, "F",
-        "Wait-time difference between neighbours, as a fraction of the window, that moves columns (default "
-        "0.02; --balance diffusive)"},
+        "MPI wait that must confirm an imbalance before columns move: the slowest rank by cost must wait "
+        "less than the most waiting rank by F of an iteration (default 0.02; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) {
          const double t = to_double(o, v);
          if (t < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
@@ -369,14 +369,16 @@ void refuse_options_outside_their_mode(const RunConfig& config) {
   }
 }
 
-void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks) {
-  const GridSize& g = problem.grid;
-  // Messages count whole columns (lu/mpi/message_units.hpp): one column's
-  // doubles must fit the column datatype's int element count.
+void check_column_fits_a_message(const GridSize& g) {
   if (std::int64_t(Field5::kComponents) * g.nx * g.nz > INT_MAX) {
     throw UsageError("grid too large: a column of " + std::to_string(g.nx) + "x" + std::to_string(g.nz) +
                      " points exceeds MPI's message size");
   }
+}
+
+void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks) {
+  const GridSize& g = problem.grid;
+  check_column_fits_a_message(g);
   const int max_ranks = Partition::max_ranks(g.interior_columns());
   if (ranks > max_ranks) {
     throw UsageError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
@@ -437,6 +439,16 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
                      " is beyond the last iteration (" + std::to_string(last) + " iterations, " +
                      std::to_string(last - iterations_done) + " to run): the balancer would never run");
   }
+}
+
+std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
+                                         int iterations_done) {
+  const int left = problem.iterations - iterations_done, every = config.balance.diffusive.every;
+  if (problem.iterations <= 0 || config.balance.mode != BalanceMode::diffusive || every <= left) return {};
+  return {"--balance diffusive balances every " + std::to_string(every) +
+          " iterations (--balance-every) and " + std::to_string(left) +
+          (left == 1 ? " iteration is" : " iterations are") +
+          " left to run: no balancing step will be taken"};
 }
 
 std::vector<RunFile> run_files(const RunConfig& config) {

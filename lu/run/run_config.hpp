@@ -153,6 +153,11 @@ void refuse_options_outside_their_mode(const RunConfig& config);
 /// the checkpoint's, and what is given must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);
 
+/// A grid whose column lu can send: messages count whole columns
+/// (lu/mpi/message_units.hpp), so one column's doubles must fit an int.
+/// lu-sim refuses what lu would. Throws UsageError.
+void check_column_fits_a_message(const GridSize& grid);
+
 /// Stage 3: what depends on the rank count (too many ranks, one width, weight
 /// or speed per rank, widths tiling the interior). Throws UsageError.
 void validate_for_ranks(const RunConfig& config, const Problem& problem, int ranks);
@@ -162,6 +167,12 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
 /// iteration, an --emulate-speeds segment @N after it, --balance-every
 /// beyond the iterations left. `iterations_done`: a restart's starting point.
 void check_effect(const RunConfig& config, const Problem& problem, int iterations_done);
+
+/// Stage 3's warnings: defaults that will have no effect in this run, said
+/// rather than refused (nobody asked for them): --balance diffusive whose
+/// default cadence comes after the last iteration. Empty when none.
+std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
+                                         int iterations_done);
 
 /// Stage 3, on the rank that writes them: every output (JSON report, trace,
 /// checkpoint) can be written without destroying anything (output_files.hpp:

@@ -41,7 +41,14 @@ npblu_test(header_columns_source bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.
 mpi_command(header_weights_command 2 $<TARGET_FILE:lu> S --weights 3,1 -q)
 npblu_test(header_weights_source bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh "^ Weights [(]list[)]: 3,1$"
            ${header_weights_command})
-set_tests_properties(header_columns_source header_weights_source PROPERTIES LABELS mpi TIMEOUT 60)
+# A diffusive run shorter than the default cadence runs (a refusal would forbid short runs of the balancer's
+# memory and output) and says that no step will be taken.
+mpi_command(diffusive_short_command 2 $<TARGET_FILE:lu> S --iterations 3 --balance diffusive -q)
+npblu_test(warn_diffusive_never_steps bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh
+           "^lu: warning: --balance diffusive balances every 5 iterations [(]--balance-every[)] and 3 iterations are left to run: no balancing step will be taken$"
+           ${diffusive_short_command})
+set_tests_properties(header_columns_source header_weights_source warn_diffusive_never_steps PROPERTIES LABELS mpi
+                     TIMEOUT 60)
 lu_test(checksum_W_weights mpi 600 same-checksum
   "1:W" "2:W --weights 1,0.444 --emulate-speeds 1,0.444 => 22,9" "3:W --weights calibrate --emulate-speeds 0.6,1,0.8"
   "5:W --weights 5,1,1,1,2 => 16,3,3,3,6" "2:W --emulate-speeds 1,1$<SEMICOLON>@100:1,0.5")
