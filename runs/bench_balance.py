@@ -36,7 +36,7 @@ import statistics
 import sys
 
 from lu_json import core_shares, count, DEFAULT_LU, run_lu, script_main
-from npb_classes import ITERATIONS
+from npb_classes import GRID, ITERATIONS
 
 # The bottleneck ratio's one Python home, the tests' independent oracle.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -216,6 +216,15 @@ def core_share_text(r):
     return ",".join("n/a" if s is None else f"{s:.2f}" for s in core_shares(r))
 
 
+def scaled_columns(class_a_widths, interior):
+    """Class A's hand-picked stripes (62 columns) scaled to `interior` columns, largest remainders first."""
+    exact = [w * interior / sum(class_a_widths) for w in class_a_widths]
+    widths = [int(x) for x in exact]
+    for i in sorted(range(len(exact)), key=lambda i: widths[i] - exact[i])[:interior - sum(widths)]:
+        widths[i] += 1
+    return ",".join(map(str, widths))
+
+
 def real_section(a):
     pin = [0, 1, 1]
     print("\n== real heterogeneity: 3 ranks on 2 cores (rank 0 on core 0; ranks 1, 2 share core 1)")
@@ -223,7 +232,7 @@ def real_section(a):
     # do when two pipeline stages time-share one core.
     variants = [("off", ["--balance", "off"]), ("diffusive", ["--balance", "diffusive"])]
     variants += [(f"static {c}", ["--balance", "static", "--columns", c])
-                 for c in ("26,18,18", "31,16,15", "36,13,13")]
+                 for c in (scaled_columns(w, GRID[a.cls] - 2) for w in ((26, 18, 18), (31, 16, 15), (36, 13, 13)))]
     results = {name: [] for name, _ in variants}
     for _ in range(a.repeats):
         for name, args in variants:

@@ -3,6 +3,11 @@
 # The layout rules: files and functions short, the README's layout table the tree's folders.
 npblu_test(layout_check ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layout_check.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(layout_check PROPERTIES LABELS unit TIMEOUT 60)
+# runs/mutation_check.py's faults still apply to the code and name tests that exist (the check itself is slow
+# and not part of the suite; a stale list would stop it after its build).
+npblu_test(mutation_faults_apply ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/runs/mutation_check.py
+           --tree ${PROJECT_SOURCE_DIR} --check-edits ${CMAKE_BINARY_DIR})
+set_tests_properties(mutation_faults_apply PROPERTIES LABELS unit TIMEOUT 60)
 
 lu_test(custom_size_runs mpi 120 custom --np 2 -- --size 10 14 8 --iterations 5 --dt 0.5)
 # A custom problem whose residual falls below NPB's tolerance after some 50 iterations: progress lines (here
