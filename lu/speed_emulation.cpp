@@ -66,11 +66,6 @@ SpeedSchedule SpeedSchedule::parse(const std::string& spec) {
   if (spec.back() == ';') {
     throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": ends with ';' (an empty segment)");
   }
-  if (spec[0] == '@' && spec.find(':') == std::string::npos) {  // lu-sim reads such a file before it parses
-    throw std::invalid_argument("--emulate-speeds " + quoted(spec) +
-                                ": a speeds file is lu-sim's; lu takes the speeds themselves, e.g. 1,0.444 "
-                                "or '1,1;@80:1,0.5'");
-  }
   if (spec[0] == '@') {
     throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": must start with the initial speeds");
   }

@@ -14,13 +14,13 @@
 #include "balance/min_max_partition.hpp"
 #include "balance/parse_number.hpp"
 #include "lu/io/iteration_record.hpp"
+#include "lu/io/speeds_file.hpp"
 #include "lu/mpi/messages.hpp"
 #include "lu/run/memory_check.hpp"
 #include "lu/run/options.hpp"
 #include "lu/run/run_config.hpp"
 #include "lu/speed_emulation.hpp"
 #include "sim/simulation.hpp"
-#include "sim/speeds_file.hpp"
 #include "verify/class_table.hpp"
 
 namespace npblu::sim {

@@ -63,6 +63,7 @@ def make_fixtures(workdir):
         "weights_negative.txt": "# two nodes\n1\n-2\n",
         "weights_comments.txt": "# only\n   # comments\n\n",
         "weights_list.txt": "# three nodes\r\n2.25,1 1\r\n",
+        "speeds_two.txt": "# two ranks\n1\n0.5\n",
         "existing.h5": "not a trace",
     }
     # Every case (CTest runs them in parallel) writes the fixtures: aside, then renamed,

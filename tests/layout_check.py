@@ -8,6 +8,8 @@
   tables (TABLES below, each with its reason).
 - The README's layout table names every folder of the tree that holds
   tracked files, and nothing that is not there.
+- Every script under runs/ that starts with "#!" is executable in git (the
+  docs run them as `runs/x.py`; a 644 script says "Permission denied").
 
 Exits 1 naming every offence; prints what it checked either way.
 """
@@ -134,6 +136,18 @@ def readme_folders(readme):
     return {r.rstrip("/") for r in rows}
 
 
+def unexecutable_scripts(root):
+    """runs/ files with a #! line that git records as 100644."""
+    out = subprocess.check_output(["git", "-C", root, "ls-files", "-s", "runs"], text=True)
+    for line in out.splitlines():
+        mode, _, _, path = line.split(None, 3)
+        full = os.path.join(root, path)
+        if mode == "100644" and os.path.isfile(full):
+            with open(full, "rb") as f:
+                if f.read(2) == b"#!":
+                    yield path
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("source_dir")
@@ -157,6 +171,8 @@ def main():
         problems.append(f"{args.readme}: the layout table does not name folder {folder}/")
     for folder in sorted(listed - folders):
         problems.append(f"{args.readme}: the layout table names {folder}/, which holds no tracked file")
+    for path in unexecutable_scripts(root):
+        problems.append(f"{path}: starts with #! but is not executable (git update-index --chmod=+x)")
     print(f"checked {sum(map(is_code, files))} code files, {functions} functions, {len(folders)} folders")
     for p in problems:
         print("FAIL:", p)

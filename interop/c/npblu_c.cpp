@@ -31,7 +31,8 @@ std::string config_arguments(const npblu::RunConfig& c) {
   add(c.placement.calibration_iterations);
   add(int(c.balance.mode)), add(c.balance.diffusive.every), add(c.balance.diffusive.threshold);
   add(c.balance.diffusive.damping), add(c.balance.diffusive.min_width), add(c.balance.diffusive.persistence);
-  add(c.emulation.spec()), add(int(c.pipeline.wait)), add(c.pipeline.planes_per_message);
+  add(c.emulation.spec()), add(int(c.emulation_file.empty())), add(int(c.pipeline.wait));
+  add(c.pipeline.planes_per_message);
   // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
   add(int(c.output.json.empty())), add(int(c.output.trace.empty())), add(int(c.output.trace_overwrite));
   add(c.output.trace_flush_every), add(int(c.output.quiet)), add(c.output.progress_interval);

@@ -59,6 +59,7 @@ std::string role(const RunFile& f) {
   if (f.option == "--trace") return "trace";
   if (f.option == "--restart") return "checkpoint to continue";
   if (f.option.find("weights") != std::string::npos) return "weights file";
+  if (f.option.find("emulate-speeds") != std::string::npos) return "speeds file";
   if (f.option.find("checkpoint") != std::string::npos) return "checkpoint";
   return f.option;
 }

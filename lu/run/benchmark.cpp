@@ -10,9 +10,11 @@
 #include "balance/diffusive_balancer.hpp"
 #include "balance/partition.hpp"
 #include "lu/io/partition_trace.hpp"
+#include "lu/io/speeds_file.hpp"
 #include "lu/io/trace_writer.hpp"
 #include "lu/isa.hpp"
 #include "lu/migration/runtime_balancing.hpp"
+#include "lu/mpi/communicator.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
 #include "lu/run/placement.hpp"
 #include "lu/run/restart.hpp"
@@ -44,10 +46,28 @@ std::string isa_kinds_problem(MPI_Comm comm) {
          "or run the FMA levels only on CPUs that all have FMA";
 }
 
+/// --emulate-speeds @FILE: rank 0 reads the file (its lines are checked
+/// against the rank count), and every rank takes the schedule it gives.
+RunConfig with_speeds_file(RunConfig config, MPI_Comm comm, int rank, int ranks) {
+  if (config.emulation_file.empty()) return config;
+  std::string spec, problem;
+  if (rank == 0) {
+    try {
+      spec = read_speed_file(config.emulation_file.string(), ranks);
+    } catch (const std::exception& e) {
+      problem = one_line_message(e.what());
+    }
+  }
+  agree(problem.empty(), problem, comm);
+  spec = Communicator::borrow(comm).broadcast(spec, 0);
+  config.emulation = as_run_error([&] { return SpeedSchedule::parse(spec); });
+  return config;
+}
+
 /// Step 1: every check of run_config.hpp, before anything is computed. The
 /// combination and rank-count checks give the same verdict on every rank;
 /// the output paths are probed by rank 0, which writes them, and agreed.
-RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* out, const std::string& line,
+RunContext check_inputs(const RunConfig& given, MPI_Comm comm, std::ostream* out, const std::string& line,
                         int iterations_done) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -56,11 +76,12 @@ RunContext check_inputs(const RunConfig& config, MPI_Comm comm, std::ostream* ou
   agree(isa_error().empty(), isa_error(), comm);
   const std::string kinds = isa_kinds_problem(comm);
   agree(kinds.empty(), kinds, comm);
-  const Problem problem = as_run_error([&] {
-    const Problem p = validate(config);
-    validate_for_ranks(config, p, ranks);
-    check_effect(config, p, iterations_done);
-    return p;
+  const Problem problem = as_run_error([&] { return validate(given); });
+  const RunConfig config = with_speeds_file(given, comm, rank, ranks);
+  as_run_error([&] {
+    validate_for_ranks(config, problem, ranks);
+    check_effect(config, problem, iterations_done);
+    return 0;
   });
   const std::string output_problem = rank == 0 ? one_line_message(probe_outputs(config)) : "";
   agree(output_problem.empty(), output_problem, comm);

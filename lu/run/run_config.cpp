@@ -138,8 +138,16 @@ const std::vector<Option>& options() {
        }},
       {{"emulate-speeds", "", false, "SPEC",
         "Emulated relative speed per rank in [0.01, 1], e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 "
-        "on)"},
+        "on), or @FILE: one speed a line, a line @N before the speeds from iteration N"},
        [](RunConfig& c, auto o, auto v) {
+         c.emulation_file.clear();
+         if (!v.empty() && v[0] == '@' &&
+             v.find(':') == std::string_view::npos) {  // "@80:..." is a schedule's
+           if (v.size() == 1) refuse(o, "'@': missing file name");
+           c.emulation_file = text_of(v.substr(1));
+           c.emulation = {};
+           return;
+         }
          c.emulation = parsed_by(o, [&] { return SpeedSchedule::parse(text_of(v)); });
        }},
       {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
@@ -459,6 +467,8 @@ std::vector<RunFile> run_files(const RunConfig& config) {
   if (!config.checkpoint.restart.empty()) files.push_back({"--restart", config.checkpoint.restart, false});
   if (!config.placement.weights.file.empty())
     files.push_back({"--weights @FILE", config.placement.weights.file, false});
+  if (!config.emulation_file.empty())
+    files.push_back({"--emulate-speeds @FILE", config.emulation_file, false});
   return files;
 }
 

@@ -102,6 +102,9 @@ struct RunConfig {
   PlacementConfig placement;
   BalanceConfig balance;
   SpeedSchedule emulation;  // inactive unless --emulate-speeds
+  /// --emulate-speeds @FILE: read by rank 0 when the run starts (it needs the
+  /// rank count), then `emulation` as if given on the command line.
+  std::filesystem::path emulation_file;
   PipelineConfig pipeline;
   OutputConfig output;
   CheckpointConfig checkpoint;

@@ -59,10 +59,17 @@ lu_test(checksum_W_weights mpi 600 same-checksum
 # is beyond the noise the balancer measures; 4 ranks on 2 cores sleep while
 # they wait, or a spinning waiter takes the core from the rank it waits for
 # and every rank looks as slow as the slow one.)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/speeds_3.txt "# three ranks, the slow one changes at iteration 20\n1\n0.2\n1\n@20\n0.2\n1\n1\n")
 lu_test(checksum_S_diffusive mpi 300 same-checksum
   "1:S" "2:S --balance diffusive --balance-every 2 --emulate-speeds 1,0.1"
   "3:S --balance diffusive --balance-every 2 --columns 2,2,6 --emulate-speeds 1,1,0.2"
+  "3:S --balance diffusive --balance-every 2 --emulate-speeds @${CMAKE_CURRENT_BINARY_DIR}/speeds_3.txt"
   "4:S --wait sleep --balance diffusive --balance-every 2 --columns 4,2,2,2 --emulate-speeds 0.1,1,1,1")
+# A speeds file is read by rank 0 and run as the schedule it gives (lu-sim's file, lu's syntax).
+mpi_command(speeds_file_command 3 $<TARGET_FILE:lu> S --emulate-speeds @${CMAKE_CURRENT_BINARY_DIR}/speeds_3.txt -q)
+npblu_test(header_speeds_file bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh
+           "^ EMULATED speeds: 1,0[.]2,1$<SEMICOLON>@20:0[.]2,1,1$" ${speeds_file_command})
+set_tests_properties(header_speeds_file PROPERTIES LABELS mpi TIMEOUT 60)
 # (class S on 5 ranks has every stripe at the minimum width: nothing can move)
 lu_test(checksum_W_diffusive mpi 600 same-checksum
   "1:W" "2:W --balance diffusive --emulate-speeds 1,0.444"

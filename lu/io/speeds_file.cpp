@@ -1,4 +1,4 @@
-#include "sim/speeds_file.hpp"
+#include "lu/io/speeds_file.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -11,7 +11,7 @@
 #include "lu/mpi/messages.hpp"
 #include "lu/speed_emulation.hpp"
 
-namespace npblu::sim {
+namespace npblu {
 
 // (Blank lines and '#' comments are skipped.)
 std::string read_speed_file(const std::string& path, int ranks) {
@@ -70,4 +70,4 @@ std::string read_speed_file(const std::string& path, int ranks) {
   return spec;
 }
 
-}  // namespace npblu::sim
+}  // namespace npblu
