@@ -428,7 +428,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
     out.help = e.what();
     return out;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(command_line_error(e.what()));
+    throw UsageError(command_line_error(e.what(), argc, argv));
   }
   const RunConfig rc = lu_options.config(app);
   set_problem(out, rc.problem);

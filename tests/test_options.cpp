@@ -104,6 +104,8 @@ TEST(Options, BadInputNamesTheProblem) {
   // CLI11's own refusals in the same words as the others.
   EXPECT_EQ(error_of({"S", "--bogus"}),
             "unknown option or extra argument: --bogus (--help lists the options)");
+  EXPECT_EQ(error_of({"S", "--bogus", "3", "z"}),  // as given (CLI11 lists them last first)
+            "unknown option or extra argument: --bogus 3 z (--help lists the options)");
   EXPECT_EQ(error_of({"S", "--iterations", "3", "--iterations", "4"}),
             "--iterations given more than once: give it once");
   EXPECT_EQ(error_of({"--size", "12", "12"}), "--size needs 3 values, got 2");

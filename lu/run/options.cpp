@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <vector>
 
 #include "lu/isa.hpp"
@@ -97,7 +98,28 @@ RunConfig TableOptions::config(const CLI::App& app) const {
   return config;
 }
 
-std::string command_line_error(std::string_view cli11_message) {
+namespace {
+
+// "y x" -> "x y" as in argv: each word at its first place on the command line.
+std::string in_command_line_order(const std::string& words, int argc, const char* const* argv) {
+  std::vector<std::string> list;
+  std::istringstream in(words);
+  for (std::string w; in >> w;) list.push_back(w);
+  const auto place = [&](const std::string& w) {
+    for (int i = 1; i < argc; ++i)
+      if (w == argv[i]) return i;
+    return argc;
+  };
+  std::stable_sort(list.begin(), list.end(),
+                   [&](const std::string& a, const std::string& b) { return place(a) < place(b); });
+  std::string out;
+  for (const std::string& w : list) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+}  // namespace
+
+std::string command_line_error(std::string_view cli11_message, int argc, const char* const* argv) {
   const std::string message = one_line_message(cli11_message);
   static const std::regex at_most(R"(^(-[-\w]+): At Most (\d+) required but received (\d+)$)");
   static const std::regex too_few(R"(^(-[-\w]+): At least (\d+) required but received (\d+)$)");
@@ -117,7 +139,8 @@ std::string command_line_error(std::string_view cli11_message) {
     return "--size needs 3 values (NX NY NZ)";
   if (std::regex_match(message, m, missing)) return m.str(1) + " needs a value (" + m.str(3) + ")";
   if (std::regex_match(message, m, unexpected))
-    return "unknown option or extra argument: " + m.str(1) + " (--help lists the options)";
+    return "unknown option or extra argument: " + in_command_line_order(m.str(1), argc, argv) +
+           " (--help lists the options)";
   return message;
 }
 
@@ -145,7 +168,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::CallForVersion& e) {
     return {std::nullopt, e.what()};
   } catch (const CLI::ParseError& e) {
-    throw UsageError(command_line_error(e.what()));
+    throw UsageError(command_line_error(e.what(), argc, argv));
   }
   RunConfig config = options.config(app);
   (void)validate(config);

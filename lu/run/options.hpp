@@ -47,7 +47,10 @@ void refuse_option_words_as_values(const CLI::App& app, int argc, const char* co
 /// CLI11's refusal in the words of the other refusals: an option given twice,
 /// or without its values, named as such ("--iterations: At Most 1 required but
 /// received 2" reads "--iterations given more than once: give it once").
-std::string command_line_error(std::string_view cli11_message);
+/// Extra words are named in the order the command line gives them (CLI11 lists
+/// them last first) when `argv` is given.
+std::string command_line_error(std::string_view cli11_message, int argc = 0,
+                               const char* const* argv = nullptr);
 
 /// What `PROGRAM --version` prints: the version and the kernels this CPU runs.
 std::string version_text(std::string_view program);
