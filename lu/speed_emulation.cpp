@@ -40,9 +40,13 @@ int parse_segment_start(std::string& part, int previous, const std::string& spec
   }
   const std::string number = part.substr(1, colon - 1);
   const std::optional<int> from = parse_int(number);
-  if (!from || *from <= previous) {
+  if (!from)
     throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": '@" + number +
-                                "' must be an iteration number after the previous segment's");
+                                "': expected a whole iteration number (e.g. @80)");
+  if (*from <= previous) {
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": '@" + number +
+                                "' must come after the previous segment's iteration (" +
+                                std::to_string(previous) + (previous == 1 ? ", the first segment's)" : ")"));
   }
   part = part.substr(colon + 1);
   return *from;

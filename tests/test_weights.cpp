@@ -152,6 +152,23 @@ TEST(SpeedSchedule, Rejected) {
   EXPECT_THROW(SpeedSchedule::parse("1,1;@0:1,1", 2), std::invalid_argument);  // not after the start
   EXPECT_THROW(SpeedSchedule::parse("1,1;@9:1,1;@9:1,1", 2), std::invalid_argument);
   EXPECT_THROW(SpeedSchedule::parse("", 2), std::invalid_argument);
+  const auto message = [](const std::string& spec) {
+    try {
+      (void)SpeedSchedule::parse(spec, 2);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("1,1;@1e2:1,1"),
+            "--emulate-speeds '1,1;@1e2:1,1': '@1e2': expected a whole iteration number (e.g. @80)");
+  EXPECT_EQ(
+      message("1,1;@1:1,1"),
+      "--emulate-speeds '1,1;@1:1,1': '@1' must come after the previous segment's iteration (1, the first "
+      "segment's)");
+  EXPECT_EQ(
+      message("1,1;@9:1,1;@9:1,1"),
+      "--emulate-speeds '1,1;@9:1,1;@9:1,1': '@9' must come after the previous segment's iteration (9)");
 }
 
 TEST(SpeedSchedule, SpinTakesTheTimeAsked) {
