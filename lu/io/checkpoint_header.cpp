@@ -72,7 +72,7 @@ std::string grid_problem(const Header& h) {
   for (const int n : {g.nx, g.ny, g.nz})
     if (n < kMinimumGridPoints)
       return "has a size " + std::to_string(n) + " below " + std::to_string(kMinimumGridPoints);
-  if (std::int64_t(5) * g.nx * g.nz > INT32_MAX) return "is too large";
+  if (5.0 * g.nx * g.nz > INT32_MAX) return "is too large";  // (in int64, 5 x 2^31 x 2^31 overflows)
   return {};
 }
 

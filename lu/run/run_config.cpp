@@ -378,9 +378,10 @@ void refuse_options_outside_their_mode(const RunConfig& config) {
 }
 
 void check_column_fits_a_message(const GridSize& g) {
-  if (std::int64_t(Field5::kComponents) * g.nx * g.nz > INT_MAX) {
-    throw UsageError("grid too large: a column of " + std::to_string(g.nx) + "x" + std::to_string(g.nz) +
-                     " points exceeds MPI's message size");
+  if (double(Field5::kComponents) * g.nx * g.nz > INT_MAX) {  // (in int64, 5 x 2^31 x 2^31 overflows)
+    throw UsageError("--size " + std::to_string(g.nx) + " " + std::to_string(g.ny) + " " +
+                     std::to_string(g.nz) + ": grid too large: a column of " + std::to_string(g.nx) + "x" +
+                     std::to_string(g.nz) + " points exceeds MPI's message size");
   }
 }
 
