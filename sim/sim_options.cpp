@@ -308,6 +308,8 @@ void convert_model_options(const CLI::App& app, const Collected& text, const Run
   c.balance = model_balance(text.balance);
   c.settings = rc.balance.diffusive;
   c.columns = rc.placement.columns;
+  // lu's default keeps given stripes (static): so does the model's, rather than refusing lu's command line.
+  if (!c.columns.empty() && app.count("--balance") == 0) c.balance = BalanceMode::fixed;
   if (app.count("--unpinned")) parse_unpinned(text.unpinned, c.unpinned);
   c.share_pools = parse_share_pools(text.share_pools);
   if (app.count("--seed")) c.seed = parse_seed(text.seed);

@@ -252,6 +252,18 @@ TEST(Options, LuSimSpeedsFileNamesTheLine) {
 }
 
 // lu-sim reads a problem as lu does: a class with its grid changed is a custom problem.
+// lu's --columns runs as given (its default balance is static): lu-sim's too, unless --balance says
+// otherwise.
+TEST(Options, LuSimColumnsWithoutBalanceAreStatic) {
+  const char* argv[] = {"lu-sim", "-P", "3", "S", "--columns", "2,2,6"};
+  const auto cl = npblu::sim::parse_sim_command_line(6, argv);
+  EXPECT_EQ(cl.config.balance, npblu::sim::BalanceMode::fixed);
+  EXPECT_EQ(cl.config.columns, (std::vector<int>{2, 2, 6}));
+  EXPECT_NE(
+      sim_error_of({"S", "--columns", "5,5", "--balance", "off"}).find("--columns needs --balance static"),
+      std::string::npos);
+}
+
 TEST(Options, LuSimClassWithSizeIsCustom) {
   const char* argv[] = {"lu-sim", "-P", "2", "S", "--size", "14", "14", "14"};
   const auto cl = npblu::sim::parse_sim_command_line(8, argv);
