@@ -109,6 +109,30 @@ static void test_bad_feeds(npblu_balancer* h) {
         npblu_balancer_error_message(h));
 }
 
+/* The new array overlapping the old, a null column_bytes, a getter's NULL output: refused, naming it. */
+static void test_overlap_and_null_outputs(npblu_balancer* h) {
+  double a[200], b[200];
+  const void* olds[1] = {a};
+  void* news[1] = {a};
+  size_t bytes[1] = {sizeof(double)};
+  int status = npblu_balancer_migrate(h, 1, olds, news, bytes, 0);
+  CHECK(status == NPBLU_ERROR_ARGUMENT && same_on_all(status, npblu_balancer_error_message(h)) &&
+            strstr(npblu_balancer_error_message(h), "the new array overlaps the old one") != NULL,
+        "overlapping arrays: %d %s", status, npblu_balancer_error_message(h));
+  news[0] = b;
+  status = npblu_balancer_migrate(h, 1, olds, news, NULL, 0);
+  CHECK(status == NPBLU_ERROR_ARGUMENT &&
+            strstr(npblu_balancer_error_message(h), "column_bytes is a null") != NULL,
+        "null column_bytes: %s", npblu_balancer_error_message(h));
+  int end_column = 0;
+  CHECK(npblu_balancer_columns(h, NULL, &end_column) == NPBLU_ERROR_ARGUMENT &&
+            strcmp(npblu_balancer_error_message(h), "npblu_balancer_columns: an output pointer is NULL") == 0,
+        "columns(NULL): %s", npblu_balancer_error_message(h));
+  CHECK(npblu_balancer_cuts(h, NULL) == NPBLU_ERROR_ARGUMENT &&
+            strcmp(npblu_balancer_error_message(h), "npblu_balancer_cuts: an output pointer is NULL") == 0,
+        "cuts(NULL): %s", npblu_balancer_error_message(h));
+}
+
 static void test_bad_inputs(void) {
   npblu_balance_settings s;
   npblu_balance_settings_default(&s);
@@ -164,6 +188,7 @@ static void test_bad_inputs(void) {
   status = npblu_balancer_migrate(h, 1, olds, news, bytes, rank == 0 ? 1 : 0);
   CHECK(status == NPBLU_ERROR_ARGUMENT && same_on_all(status, npblu_balancer_error_message(h)),
         "different halos: %d", status);
+  test_overlap_and_null_outputs(h);
   int bad_widths[8];
   for (int r = 0; r < size; ++r) bad_widths[r] = 100 / size;
   bad_widths[0] += 100 % size + (rank == 1); /* wrong only on rank 1 */

@@ -48,6 +48,7 @@ static const struct bad_option bad_options[] = {
     {"dt", "-1", "--dt must be a positive number"},
     {"dt", "inf", "--dt 'inf' must be a finite number"},
     {"size", "12 12", "--size '12 12' is not NX NY NZ"},
+    {"columns", "3,-5", "--columns width -5 of rank 1 is below the minimum width 2"},
     {"size", "5 12 12", "every dimension needs at least 6 points"},
     {"columns", "", "--columns '' is not a comma-separated list"},
     {"columns", "3,,2", "--columns '3,,2'"},

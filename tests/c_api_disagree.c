@@ -166,6 +166,15 @@ static void set_field_nan(void) {
   const int huge = npblu_set_field(h, u, count);
   alarm(0);
   same_refusal(huge, npblu_error_message(h), "is larger than 1e100");
+  /* A count or a null array on one rank: named with that rank, not blamed on every rank's own array. */
+  alarm(5);
+  const int short_count = npblu_set_field(h, u, rank == 1 ? count - 1 : count);
+  alarm(0);
+  same_refusal(short_count, npblu_error_message(h), "doubles on rank 1, whose part of u is");
+  alarm(5);
+  const int null_one = npblu_set_field(h, rank == 1 ? NULL : u, count);
+  alarm(0);
+  same_refusal(null_one, npblu_error_message(h), "npblu_set_field: a null array on rank 1");
   free(u);
   still_usable(h);
 }

@@ -301,6 +301,9 @@ static void refused_after_finish(npblu_solver* h) {
   expect_status(h, npblu_advance(h, 1, NULL), NPBLU_ERROR_ORDER, "advance after finish");
   expect_status(h, npblu_set_field(h, u, count), NPBLU_ERROR_ORDER, "set_field after finish");
   expect_status(h, npblu_finish(h), NPBLU_ERROR_ORDER, "finish twice");
+  expect_status(h, npblu_checkpoint(h, "after_finish.h5"), NPBLU_ERROR_RUN, "checkpoint after finish");
+  expect(strstr(npblu_error_message(h), "npblu_checkpoint: the run in steps has been finished") != NULL,
+         "the checkpoint refusal names npblu_checkpoint", h);
   expect_status(h, npblu_iterations_done(h, &done, NULL), NPBLU_OK, "iterations_done after finish");
   expect_status(h, npblu_time(h, &t), NPBLU_OK, "time after finish");
   free(u);
@@ -323,7 +326,7 @@ static int order(char cls) {
   expect(npblu_start(NULL) == NPBLU_ERROR_ARGUMENT, "start(NULL)", NULL);
   expect(strcmp(npblu_status_string(NPBLU_ERROR_ORDER), "call out of order") == 0, "status string", NULL);
   /* The configuration is checked at start as at run: columns that do not tile the grid. */
-  must(npblu_set_option(h, "columns", "1,1"), "columns", h);
+  must(npblu_set_option(h, "columns", "2,2"), "columns", h);
   expect_status(h, npblu_start(h), NPBLU_ERROR_RUN, "start with a bad combination");
   expect_status(h, npblu_advance(h, 1, NULL), NPBLU_ERROR_ORDER, "advance after a refused start");
   npblu_release(&h); /* not collective: frees the memory only */

@@ -171,7 +171,7 @@ NPBLU_API int npblu_balancer_totals(const npblu_balancer* handle, int* decisions
  * halo columns, e.g. fixed boundary values, are theirs to use), so column
  * j is at byte (j - begin + halo) * column_bytes[a]. The caller allocates
  * the new arrays (npblu_balancer_columns gives their range); they must not
- * overlap the old ones. Afterwards every owned column of every new array
+ * overlap the old ones (refused, NPBLU_ERROR_ARGUMENT on every rank). Afterwards every owned column of every new array
  * holds, bitwise, what its old owner held; every halo column the rank
  * stored before as well (owned or halo) keeps that value; the other halo
  * columns are untouched: refresh halos (the caller's exchange) before

@@ -259,8 +259,16 @@ void write_cuts(const Partition& p, int* cuts) {
   cuts[p.ranks()] = p.interior().end;
 }
 
-int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* end) {
-  if (!h || !begin || !end) return NPBLU_ERROR_ARGUMENT;
+// A getter's output pointer is NULL: said in the handle's message, as the solver's getters say it.
+int null_output(const npblu_balancer* h, const char* call) {
+  const_cast<npblu_balancer*>(h)->error =
+      std::string(call) + ": an output pointer is NULL";  // only the message
+  return NPBLU_ERROR_ARGUMENT;
+}
+
+int write_range(const npblu_balancer* h, const Partition& p, int* begin, int* end, const char* call) {
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  if (!begin || !end) return null_output(h, call);
   *begin = p[h->comm.rank()].begin;
   *end = p[h->comm.rank()].end;
   return NPBLU_OK;
@@ -331,21 +339,25 @@ int npblu_balancer_set_max_widths(npblu_balancer* h, const int* max_widths) {
 }
 
 int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {
-  return h ? write_range(h, h->balancer.session().current(), begin, end) : NPBLU_ERROR_ARGUMENT;
+  return h ? write_range(h, h->balancer.session().current(), begin, end, "npblu_balancer_columns")
+           : NPBLU_ERROR_ARGUMENT;
 }
 
 int npblu_balancer_previous_columns(const npblu_balancer* h, int* begin, int* end) {
-  return h ? write_range(h, h->balancer.session().previous(), begin, end) : NPBLU_ERROR_ARGUMENT;
+  return h ? write_range(h, h->balancer.session().previous(), begin, end, "npblu_balancer_previous_columns")
+           : NPBLU_ERROR_ARGUMENT;
 }
 
 int npblu_balancer_cuts(const npblu_balancer* h, int* cuts) {
-  if (!h || !cuts) return NPBLU_ERROR_ARGUMENT;
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  if (!cuts) return null_output(h, "npblu_balancer_cuts");
   write_cuts(h->balancer.session().current(), cuts);
   return NPBLU_OK;
 }
 
 int npblu_balancer_ranks(const npblu_balancer* h, int* ranks) {
-  if (!h || !ranks) return NPBLU_ERROR_ARGUMENT;
+  if (!h) return NPBLU_ERROR_ARGUMENT;
+  if (!ranks) return null_output(h, "npblu_balancer_ranks");
   *ranks = h->balancer.session().current().ranks();
   return NPBLU_OK;
 }

@@ -25,6 +25,7 @@ using npblu::c_api::guarded;
 /// before and after (-1: not known, C and arrays of rank 1).
 struct StoredColumns {
   long long old_columns = -1, new_columns = -1;
+  bool fortran = false;  // npblu_balancer_migrate_fn: Fortran's one array, its column_bytes clamped at 0
 };
 
 /// Whether the caller's array holds the stripe with its halos ("" if so, or not known).
@@ -37,34 +38,6 @@ std::string extent_problem(const char* which, long long stored, ColumnRange stri
          std::to_string(halo) + " halo columns each side";
 }
 
-/// What is wrong with this rank's migrate arguments ("" if nothing).
-std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
-                            void* const* new_arrays, const size_t* column_bytes, int halo,
-                            StoredColumns stored) {
-  if (count < 0) return "negative array count";
-  if (halo < 0 || halo > h->balancer.session().current().interior().width())
-    return "halo depth must be in [0, columns]";
-  if (count == 0) return "";
-  if (!old_arrays || !new_arrays || !column_bytes) return "null array list";
-  const int rank = h->comm.rank();
-  std::string extents =
-      extent_problem("old", stored.old_columns, h->balancer.session().previous()[rank], halo);
-  if (extents.empty())
-    extents = extent_problem("new", stored.new_columns, h->balancer.session().current()[rank], halo);
-  if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
-  for (int a = 0; a < count; ++a) {
-    if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
-    if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
-    // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto most_columns =
-        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
-    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / most_columns)
-      return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
-             std::to_string(most_columns) + " columns exceeds the address space";
-  }
-  return "";
-}
-
 npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, void* new_data,
                               std::size_t bytes, int halo) {
   const ColumnRange from = h->balancer.session().previous()[h->comm.rank()];
@@ -74,6 +47,53 @@ npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, voi
           static_cast<std::byte*>(new_data),
           {to.begin - halo, to.end + halo},
           bytes};
+}
+
+// Whether the new array's stored columns share bytes with the old one's (the mover reads the old while it
+// writes the new).
+bool overlap(const npblu::MovedArray& m) {
+  const auto bytes = [&](ColumnRange r) { return std::uintptr_t(r.width()) * m.column_bytes; };
+  const auto old_begin = reinterpret_cast<std::uintptr_t>(m.old_data);
+  const auto new_begin = reinterpret_cast<std::uintptr_t>(m.new_data);
+  return old_begin < new_begin + bytes(m.new_stored) && new_begin < old_begin + bytes(m.old_stored);
+}
+
+/// What is wrong with this rank's migrate arguments ("" if nothing).
+std::string migrate_problem(const npblu_balancer* h, int count, const void* const* old_arrays,
+                            void* const* new_arrays, const size_t* column_bytes, int halo,
+                            StoredColumns stored) {
+  if (count < 0) return "negative array count " + std::to_string(count);
+  const int columns = h->balancer.session().current().interior().width();
+  if (halo < 0 || halo > columns)
+    return "halo depth " + std::to_string(halo) + " is not in [0, " + std::to_string(columns) + "]";
+  if (count == 0) return "";
+  if (!old_arrays) return "old_arrays is a null pointer";
+  if (!new_arrays) return "new_arrays is a null pointer";
+  if (!column_bytes) return "column_bytes is a null pointer";
+  const int rank = h->comm.rank();
+  std::string extents =
+      extent_problem("old", stored.old_columns, h->balancer.session().previous()[rank], halo);
+  if (extents.empty())
+    extents = extent_problem("new", stored.new_columns, h->balancer.session().current()[rank], halo);
+  if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
+  // Fortran's one array is "the array": "array 0" is a C index it never wrote.
+  const bool one_fortran_array = stored.fortran;
+  for (int a = 0; a < count; ++a) {
+    if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
+    if (column_bytes[a] == 0 && one_fortran_array)
+      return "the array's column_bytes is 0 or below (NPBLU_BAL_MIGRATE: NELEM x IELSZ): give the bytes of "
+             "one column";
+    if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
+    // The whole stored range (at most every column and both halos) must fit an address space.
+    const auto most_columns =
+        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
+    if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / most_columns)
+      return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
+             std::to_string(most_columns) + " columns exceeds the address space";
+    if (overlap(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo)))
+      return "array " + std::to_string(a) + ": the new array overlaps the old one (give separate storage)";
+  }
+  return "";
 }
 
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
@@ -111,7 +131,7 @@ int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_
 int npblu_balancer_migrate_fn(npblu_balancer* h, const void* old_array, void* new_array, size_t column_bytes,
                               int halo, long long old_columns, long long new_columns) {
   return guarded(h, [&] {
-    return migrate(h, 1, &old_array, &new_array, &column_bytes, halo, {old_columns, new_columns});
+    return migrate(h, 1, &old_array, &new_array, &column_bytes, halo, {old_columns, new_columns, true});
   });
 }
 

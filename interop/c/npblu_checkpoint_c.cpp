@@ -51,6 +51,10 @@ int npblu_checkpoint(npblu_solver* h, const char* path) {
       return fail(
           h, NPBLU_ERROR_RUN,
           "npblu_checkpoint: no run in steps: a run in steps must be started (and not finished) first");
+    if (h->session->finished())
+      return fail(
+          h, NPBLU_ERROR_RUN,
+          "npblu_checkpoint: the run in steps has been finished (npblu_finish): nothing left to continue");
     agree_output(h, path);
     h->session->write_checkpoint(path);
     return NPBLU_OK;

@@ -67,9 +67,14 @@ std::int64_t local_field_size(npblu::BenchmarkSession& s) {
   return std::int64_t(solver.state().column_stride()) * solver.owned().width();
 }
 
-std::string size_mismatch(const char* call, std::int64_t given, std::int64_t expected) {
-  return std::string(call) + ": the array holds " + std::to_string(given) +
-         " doubles, this rank's part of u is " + std::to_string(expected) + " (npblu_field_size)";
+// Named with the rank: npblu_set_field agrees the lowest failing rank's message on every rank.
+std::string size_mismatch(const char* call, std::int64_t given, std::int64_t expected, int rank) {
+  return std::string(call) + ": the array holds " + std::to_string(given) + " doubles on rank " +
+         std::to_string(rank) + ", whose part of u is " + std::to_string(expected) + " (npblu_field_size)";
+}
+
+std::string null_array(const char* call, int rank) {
+  return std::string(call) + ": a null array on rank " + std::to_string(rank);
 }
 
 /// Largest magnitude npblu_set_field accepts: the flux terms multiply up to
@@ -188,7 +193,8 @@ int npblu_get_field(const npblu_solver* h, double* u, int64_t count) {
     const std::int64_t expected = local_field_size(s);
     if (!u || count != expected)
       return fail(const_cast<npblu_solver*>(h), NPBLU_ERROR_ARGUMENT,
-                  u ? size_mismatch("npblu_get_field", count, expected) : "npblu_get_field: null array");
+                  u ? size_mismatch("npblu_get_field", count, expected, h->comm.rank())
+                    : null_array("npblu_get_field", h->comm.rank()));
     const npblu::LuSolver& solver = s.solver();
     if (expected > 0)
       std::memcpy(u, solver.state().column(solver.owned().begin), std::size_t(expected) * sizeof(double));
@@ -203,8 +209,8 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
     // Agreed first: a rank that wrote alone would wait for halos forever.
     npblu::agree<npblu::UsageError>(fits,
                                     fits ? ""
-                                    : u  ? size_mismatch("npblu_set_field", count, expected)
-                                         : "npblu_set_field: null array",
+                                    : u  ? size_mismatch("npblu_set_field", count, expected, h->comm.rank())
+                                         : null_array("npblu_set_field", h->comm.rank()),
                                     h->comm.get());
     const std::string bad = unusable_value(u, expected, h->comm);
     npblu::agree<npblu::UsageError>(bad.empty(), bad, h->comm.get());
@@ -231,11 +237,15 @@ int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
     digest = broadcast_digest(std::move(digest), h->comm.get());
     // Then agreed: every rank returns the same status (c-api.md), naming the rank.
     const std::string on_rank = " on rank " + std::to_string(h->comm.rank());
-    npblu::agree<npblu::UsageError>(buf && length >= 17,
-                                    buf ? "npblu_field_checksum: a buffer of " + std::to_string(length) +
-                                              " characters" + on_rank + ", fewer than the 17 the digest needs"
-                                        : "npblu_field_checksum: a null buffer" + on_rank,
-                                    h->comm.get());
+    npblu::agree<npblu::UsageError>(
+        buf && length >= 17,
+        buf ? "npblu_field_checksum: a buffer of " + std::to_string(length) + " characters" + on_rank +
+                  " holds " + std::to_string(std::max(0, length - 1)) +
+                  " digits and the terminating null (a Fortran string of length " +
+                  std::to_string(std::max(0, length - 1)) +
+                  "): the digest has 16 (a C buffer of 17, a Fortran string of 16)"
+            : "npblu_field_checksum: a null buffer" + on_rank,
+        h->comm.get());
     std::snprintf(buf, std::size_t(length), "%s", digest.c_str());
     return NPBLU_OK;
   });

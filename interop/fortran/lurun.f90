@@ -8,7 +8,7 @@
 ! goes to standard error on rank 0). A caller whose default INTEGER is 8
 ! bytes calls LURUN8 (below), or USEs NPBLU_LEGACY (npblu_legacy.f90).
 subroutine lurun(cls, icomm, time, iverif, ierr)
-  use mpi, only: MPI_Comm_rank
+  use mpi, only: MPI_Comm_rank, MPI_COMM_WORLD
   use npblu
   implicit none
   character(len=*), intent(in) :: cls
@@ -23,7 +23,15 @@ subroutine lurun(cls, icomm, time, iverif, ierr)
   time = 0d0
   iverif = 0
   call npblu_create(solver, icomm, ierr)
-  if (ierr /= NPBLU_OK) return
+  if (ierr /= NPBLU_OK) then
+    ! No handle holds a message: said here, by rank 0 of MPI_COMM_WORLD (ICOMM may be no communicator).
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ignore)
+    if (rank == 0 .and. ierr == NPBLU_ERROR_ARGUMENT) write (0, '(a,i0,a)') 'LURUN: ICOMM ', icomm, &
+      ' is not a valid MPI communicator (npblu_create refused it)'
+    if (rank == 0 .and. ierr /= NPBLU_ERROR_ARGUMENT) write (0, '(a,a)') 'LURUN: npblu_create failed: ', &
+      trim(npblu_status_string(ierr))
+    return
+  end if
   call npblu_set_report(solver, .false., ierr)
   call npblu_set_option(solver, 'quiet', '', ierr)
   call npblu_set_class(solver, cls, ierr)  ! one letter; 'SX' or '' refused with a message

@@ -130,7 +130,14 @@ const std::vector<Option>& options() {
       {{"dt", "", false, "X", "Time step (overrides the class)"},
        [](RunConfig& c, auto o, auto v) { set_dt(c, to_double(o, v)); }},
       {{"columns", "", false, "W0,W1,...", "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)"},
-       [](RunConfig& c, auto o, auto v) { c.placement.columns = to_int_list(o, v); }},
+       [](RunConfig& c, auto o, auto v) {
+         std::vector<int> widths = to_int_list(o, v);
+         for (std::size_t r = 0; r < widths.size(); ++r)  // what the grid does not decide, refused when set
+           if (widths[r] < kMinimumColumnWidth)
+             refuse(o, "width " + std::to_string(widths[r]) + " of rank " + std::to_string(r) +
+                           " is below the minimum width " + std::to_string(kMinimumColumnWidth));
+         c.placement.columns = std::move(widths);
+       }},
       {{"weights", "", false, "SPEC",
         "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate"},
        [](RunConfig& c, auto o, auto v) {
