@@ -162,8 +162,12 @@ static void test_bad_inputs(void) {
   }
   int cuts[9];
   char message[256] = "";
-  CHECK(npblu_partition_from_weights(10, 2, NULL, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT,
-        "null weights");
+  CHECK(npblu_partition_from_weights(10, 2, NULL, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT &&
+            strcmp(message, "weights is a null pointer") == 0,
+        "null weights: %s", message);
+  CHECK(npblu_partition_from_weights(10, -1, weights, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT &&
+            strcmp(message, "ranks -1 is below 1") == 0,
+        "ranks -1: %s", message);
   CHECK(npblu_partition_from_weights(3, 2, weights, 2, cuts, message, 256) == NPBLU_ERROR_ARGUMENT,
         "too many ranks");
   CHECK(strstr(message, "too many ranks") != NULL, "message: %s", message);

@@ -288,7 +288,10 @@ int npblu_balance_settings_default(npblu_balance_settings* s) {
 int npblu_partition_from_weights(int columns, int ranks, const double* weights, int min_width, int* cuts,
                                  char* message, int length) {
   if (!weights || !cuts || ranks < 1) {
-    copy_message("null weights or cuts, or fewer than one rank", message, length);
+    copy_message(ranks < 1  ? "ranks " + std::to_string(ranks) + " is below 1"
+                 : !weights ? std::string("weights is a null pointer")
+                            : std::string("cuts is a null pointer"),
+                 message, length);
     return NPBLU_ERROR_ARGUMENT;
   }
   try {
