@@ -76,17 +76,14 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
   if (extents.empty())
     extents = extent_problem("new", stored.new_columns, h->balancer.session().current()[rank], halo);
   if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
-  // Fortran's one array is "the array": "array 0" is a C index it never wrote.
-  const bool one_fortran_array = stored.fortran;
   for (int a = 0; a < count; ++a) {
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
-    if (column_bytes[a] == 0 && one_fortran_array)
+    if (column_bytes[a] == 0 && stored.fortran)  // "the array": "array 0" is a C index Fortran never wrote
       return "the array's column_bytes is 0 or below (NPBLU_BAL_MIGRATE: NELEM x IELSZ): give the bytes of "
              "one column";
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
     // The whole stored range (at most every column and both halos) must fit an address space.
-    const auto most_columns =
-        std::uint64_t(h->balancer.session().current().interior().width()) + 2 * std::uint64_t(halo);
+    const auto most_columns = std::uint64_t(columns) + 2 * std::uint64_t(halo);
     if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / most_columns)
       return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
              std::to_string(most_columns) + " columns exceeds the address space";

@@ -17,7 +17,7 @@ namespace npblu {
 std::string read_speed_file(const std::string& path, int ranks) {
   std::string text;
   try {
-    text = read_input_file(path, "speeds file", std::size_t{64} << 20);
+    text = read_input_file(path, "speeds file");
   } catch (const std::exception& e) {
     throw UsageError("--emulate-speeds: " + std::string(e.what()));
   }

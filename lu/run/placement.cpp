@@ -22,8 +22,7 @@ std::string read_weights_file(const std::string& path, MPI_Comm comm) {
   std::string text, problem;
   if (rank == 0) {
     try {
-      // One weight per rank fits in far less.
-      text = read_input_file(path, "weights file", std::size_t{64} << 20);  // "": "holds no weights"
+      text = read_input_file(path, "weights file");  // "": "holds no weights"
     } catch (const std::exception& e) {
       problem = "--weights @FILE: " + std::string(e.what());
     }
