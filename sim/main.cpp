@@ -14,6 +14,7 @@
 #include "lu/io/output_files.hpp"
 #include "lu/io/trace_writer.hpp"
 #include "lu/mpi/agreement.hpp"  // UsageError
+#include "lu/mpi/messages.hpp"
 #include "sim/report_json.hpp"
 #include "sim/sim_options.hpp"
 #include "sim/simulation.hpp"
@@ -47,10 +48,6 @@ double worst_from(const std::vector<double>& ratio, int first) {
   return worst;
 }
 
-std::string iterations_text(int count) {
-  return std::to_string(count) + (count == 1 ? " iteration" : " iterations");
-}
-
 // Six decimals, but a short number past a million seconds (--cost-rhs 1e300 gave 300 digits).
 std::string seconds_text(double seconds) {
   char text[64];
@@ -62,7 +59,7 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   std::string spec = c.speeds.spec();
   if (spec.size() > 60) spec = spec.substr(0, 57) + "...";
   std::printf("lu-sim: %d ranks, grid %dx%dx%d, %s, balance %s%s%s\n", c.ranks, c.grid.nx, c.grid.ny,
-              c.grid.nz, iterations_text(c.iterations).c_str(), mode_name(c.balance),
+              c.grid.nz, counted(c.iterations, "iteration").c_str(), mode_name(c.balance),
               c.speeds.active() ? ", speeds " : "", spec.c_str());
   if (!c.cores.empty()) {
     std::string cores;
@@ -92,7 +89,7 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
       r.migrated_columns);
   const int window = std::min(c.settings.every, c.iterations);  // a short run has fewer
   std::printf("imbalance (compute max/mean) first %s %.3f, last %d %.3f; model ran in %.3f s\n",
-              iterations_text(window).c_str(), r.history.window_imbalance(0, window), window,
+              counted(window, "iteration").c_str(), r.history.window_imbalance(0, window), window,
               r.history.window_imbalance(c.iterations - window, c.iterations), wall);
   std::printf("bottleneck ratio (max width/speed over the best partition's) first %.3f, ",
               r.bottleneck_ratio.front());

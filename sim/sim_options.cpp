@@ -37,24 +37,17 @@ struct Collected {
   std::string balance = "off", speeds, unpinned, share_pools = "on", seed, cores, core_speeds, max_columns;
 };
 
-// lu-sim's own numbers, read as lu reads its own (balance/parse_number.hpp):
-// the same syntax (no hex floats, no blanks) and a refusal that names the
-// option and the value; the ranges are checked with the whole command line.
+// lu-sim's own numbers, read by lu's readers (run_config.hpp: option_int,
+// option_number): the same syntax and the same refusal naming the option and
+// the value; the ranges are checked with the whole command line.
 template <class T>
 CLI::Option* add_number(CLI::App& app, const std::string& names, T& target, const std::string& help) {
-  const std::string option = names.substr(0, names.find(','));  // "--ranks,-P": "--ranks"
+  const std::string option = names.substr(2, names.find(',') - 2);  // "--ranks,-P": "ranks"
   auto convert = [&target, option](const std::string& text) {
-    if constexpr (std::is_same_v<T, int>) {
-      const std::optional<int> v = parse_int(text);
-      if (!v)
-        throw UsageError(option + " " + quote_value(text) +
-                         " is not an integer (or lies beyond +/-2147483647)");
-      target = *v;
-    } else {
-      const std::optional<double> v = parse_double(text);
-      if (!v) throw UsageError(option + " " + quote_value(text) + " is not a number");
-      target = *v;
-    }
+    if constexpr (std::is_same_v<T, int>)
+      target = option_int(option, text);
+    else
+      target = option_number(option, text);
   };
   return app.add_option_function<std::string>(names, convert, help)
       ->type_name(std::is_same_v<T, int> ? "INT" : "FLOAT");

@@ -7,19 +7,6 @@
 
 namespace npblu::c_api {
 
-namespace {
-
-// `text` from rank `root` to every rank.
-std::string broadcast_text(std::string text, int root, MPI_Comm comm) {
-  int length = static_cast<int>(text.size());
-  check_mpi(MPI_Bcast(&length, 1, MPI_INT, root, comm), "MPI_Bcast");
-  text.resize(length);
-  check_mpi(MPI_Bcast(text.data(), length, MPI_CHAR, root, comm), "MPI_Bcast");
-  return text;
-}
-
-}  // namespace
-
 std::uint64_t text_digest(std::string_view text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;

@@ -95,14 +95,6 @@ std::string unusable_value(const double* u, std::int64_t count, const npblu::Com
   return {};
 }
 
-/// The digest on rank 0 (empty elsewhere), given to every rank.
-std::string broadcast_digest(std::string digest, MPI_Comm comm) {
-  char text[32] = {};
-  std::strncpy(text, digest.c_str(), sizeof text - 1);
-  npblu::check_mpi(MPI_Bcast(text, sizeof text, MPI_CHAR, 0, comm), "MPI_Bcast");
-  return text;
-}
-
 }  // namespace
 
 extern "C" {
@@ -234,7 +226,7 @@ int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
     else
       return fail(h, NPBLU_ERROR_NO_RESULT, "npblu_field_checksum: no run on this handle");
     // Collective before the buffer is checked: a bad buffer on one rank must not hang the others.
-    digest = broadcast_digest(std::move(digest), h->comm.get());
+    digest = npblu::broadcast_text(std::move(digest), 0, h->comm.get());  // rank 0 holds it
     // Then agreed: every rank returns the same status (c-api.md), naming the rank.
     const std::string on_rank = " on rank " + std::to_string(h->comm.rank());
     npblu::agree<npblu::UsageError>(

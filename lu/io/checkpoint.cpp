@@ -34,20 +34,12 @@ std::string restart_problem(const fs::path& path, const std::string& problem) {
   return "--restart " + quote_value(path.string()) + ": " + one_line_message(problem);
 }
 
-void broadcast_string(std::string& text, MPI_Comm comm) {
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  text.resize(length);
-  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-}
-
 // The header rank 0 read, on every rank: every attribute, through the
 // header's table (its canonical bytes, checksummed on rank 0).
 void broadcast_header(CheckpointHeader& h, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  std::string bytes = rank == 0 ? header_bytes(h) : std::string();
-  broadcast_string(bytes, comm);
+  const std::string bytes = broadcast_text(rank == 0 ? header_bytes(h) : std::string(), 0, comm);
   if (rank != 0) h = header_from_bytes(bytes);
 }
 

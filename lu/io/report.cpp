@@ -10,6 +10,7 @@
 #include "balance/diffusive_balancer.hpp"
 #include "lu/io/decision_record.hpp"
 #include "lu/isa.hpp"
+#include "lu/mpi/messages.hpp"
 
 namespace npblu {
 
@@ -76,8 +77,7 @@ std::string waits_line(const std::vector<std::string>& waits) {
       ++it->second;
   }
   std::string s = " Waiting for messages (--wait):";
-  for (const auto& [policy, ranks] : counts)
-    s += fmt::format(" {} on {} rank{}", policy, ranks, ranks == 1 ? "" : "s");
+  for (const auto& [policy, ranks] : counts) s += fmt::format(" {} on {}", policy, counted(ranks, "rank"));
   return counts.empty() ? "" : s + "\n";
 }
 
@@ -107,16 +107,14 @@ std::string balancer_line(const RunReport& r) {
     const auto& h = r.history;
     const int n = h.iterations();
     const int k = std::max(1, std::min(r.run.balance_every, n));
-    const auto iterations = [](int count) {
-      return fmt::format("{} iteration{}", count, count == 1 ? "" : "s");
-    };
+    const auto iterations = [](int count) { return counted(count, "iteration"); };
     s += fmt::format(
-        " (every {}): {} steps moved {} columns in {:.4f} s; imbalance {:.4f} over the first {}, {:.4f} over "
+        " (every {}): {} moved {} in {:.4f} s; imbalance {:.4f} over the first {}, {:.4f} over "
         "the last {}; bottleneck / best {} and {}",
         r.run.balance_every == 1 ? std::string("iteration") : iterations(r.run.balance_every),
-        r.balance_steps, r.moved_columns, r.phases[static_cast<int>(Phase::migration)].max,
-        h.window_imbalance(0, k), iterations(k), h.window_imbalance(n - k, n), k,
-        ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
+        counted(r.balance_steps, "step"), counted(r.moved_columns, "column"),
+        r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), iterations(k),
+        h.window_imbalance(n - k, n), k, ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
         ratio_text(h.window_bottleneck_ratio(n - k, n, r.max_columns)));
   }
   return s + "\n";

@@ -14,4 +14,8 @@ bool first_failure(bool ok, const std::string& message, MPI_Comm comm, std::stri
   return true;
 }
 
+std::string broadcast_text(std::string text, int root, MPI_Comm comm) {
+  return Communicator::borrow(comm).broadcast(std::move(text), root);
+}
+
 }  // namespace npblu

@@ -51,4 +51,26 @@ void agree(bool ok, const std::string& message, MPI_Comm comm, Waited wait) {
   if (first_failure(ok, message, comm, agreed, wait)) throw E(agreed);
 }
 
+/// `text` of rank `root`, on every rank (Communicator::broadcast).
+std::string broadcast_text(std::string text, int root, MPI_Comm comm);
+
+/// Collective: the text `read()` returns on rank 0 (a file only it reads),
+/// on every rank. If it throws, every rank throws an E with
+/// `describe(what())`: the file's problem is agreed, never rank 0's alone.
+template <class E = RunError, class Read, class Describe>
+std::string read_on_rank0(MPI_Comm comm, Read&& read, Describe&& describe) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string text, problem;
+  if (rank == 0) {
+    try {
+      text = read();
+    } catch (const std::exception& e) {
+      problem = describe(std::string(e.what()));
+    }
+  }
+  agree<E>(problem.empty(), problem, comm);
+  return broadcast_text(std::move(text), 0, comm);
+}
+
 }  // namespace npblu

@@ -8,6 +8,12 @@
 
 namespace npblu {
 
+/// "1 iteration", "3 iterations": a count and its noun, which takes an "s"
+/// unless the count is one.
+inline std::string counted(long long count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
 /// Longest part of a value echoed in a message.
 inline constexpr std::size_t kEchoedValueLength = 120;  // whole paths of a deep tree, not a 100 kB list
 /// Longest message line (a safety net for messages built elsewhere).

@@ -48,18 +48,11 @@ std::string isa_kinds_problem(MPI_Comm comm) {
 
 /// --emulate-speeds @FILE: rank 0 reads the file (its lines are checked
 /// against the rank count), and every rank takes the schedule it gives.
-RunConfig with_speeds_file(RunConfig config, MPI_Comm comm, int rank, int ranks) {
+RunConfig with_speeds_file(RunConfig config, MPI_Comm comm, int ranks) {
   if (config.emulation_file.empty()) return config;
-  std::string spec, problem;
-  if (rank == 0) {
-    try {
-      spec = read_speed_file(config.emulation_file.string(), ranks);
-    } catch (const std::exception& e) {
-      problem = one_line_message(e.what());
-    }
-  }
-  agree(problem.empty(), problem, comm);
-  spec = Communicator::borrow(comm).broadcast(spec, 0);
+  const std::string spec = read_on_rank0(
+      comm, [&] { return read_speed_file(config.emulation_file.string(), ranks); },
+      [](const std::string& what) { return one_line_message(what); });
   config.emulation = as_run_error([&] { return SpeedSchedule::parse(spec); });
   return config;
 }
@@ -77,7 +70,7 @@ RunContext check_inputs(const RunConfig& given, MPI_Comm comm, std::ostream* out
   const std::string kinds = isa_kinds_problem(comm);
   agree(kinds.empty(), kinds, comm);
   const Problem problem = as_run_error([&] { return validate(given); });
-  const RunConfig config = with_speeds_file(given, comm, rank, ranks);
+  const RunConfig config = with_speeds_file(given, comm, ranks);
   as_run_error([&] {
     validate_for_ranks(config, problem, ranks);
     check_effect(config, problem, iterations_done);

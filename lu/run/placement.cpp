@@ -8,7 +8,9 @@
 #include "balance/node_probes.hpp"
 #include "balance/weights.hpp"
 #include "lu/io/input_file.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/mpi/communicator.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/run/memory_check.hpp"
 
 namespace npblu {
@@ -17,22 +19,9 @@ namespace {
 
 /// The text of a weights file, read by rank 0 and broadcast.
 std::string read_weights_file(const std::string& path, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::string text, problem;
-  if (rank == 0) {
-    try {
-      text = read_input_file(path, "weights file");  // "": "holds no weights"
-    } catch (const std::exception& e) {
-      problem = "--weights @FILE: " + std::string(e.what());
-    }
-  }
-  agree(problem.empty(), problem, comm);
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  text.resize(length);
-  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-  return text;
+  return read_on_rank0(
+      comm, [&] { return read_input_file(path, "weights file"); },  // "": "holds no weights"
+      [](const std::string& what) { return "--weights @FILE: " + what; });
 }
 
 /// Weights given on the command line or in a file.
@@ -105,8 +94,8 @@ std::optional<std::uint64_t> check_memory(const RunContext& ctx, const Partition
   const NodeMemory node = node_memory(ctx.comm, mine);
   const Problem& p = ctx.problem;
   agree(node.shortfall.empty(),
-        fmt::format("{} on {} rank{}: {}", describe_problem(p.problem_class, p.grid, p.iterations, p.dt),
-                    ctx.ranks, ctx.ranks == 1 ? "" : "s", node.shortfall),
+        fmt::format("{} on {}: {}", describe_problem(p.problem_class, p.grid, p.iterations, p.dt),
+                    counted(ctx.ranks, "rank"), node.shortfall),
         ctx.comm);
   return node.room;
 }

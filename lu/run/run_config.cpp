@@ -33,19 +33,6 @@ namespace fs = std::filesystem;
 
 std::string text_of(std::string_view value) { return std::string(value); }
 
-int to_int(std::string_view option, std::string_view value) {
-  const auto v = parse_int(text_of(value));
-  if (!v) refuse(option, quote_value(value) + " is not an integer (or lies beyond +/-2147483647)");
-  return *v;
-}
-
-double to_double(std::string_view option, std::string_view value) {
-  const auto v = parse_double(text_of(value));
-  if (!v) refuse(option, quote_value(value) + " is not a number");
-  if (!std::isfinite(*v)) refuse(option, quote_value(value) + " must be a finite number");
-  return *v;
-}
-
 bool to_flag(std::string_view option, std::string_view value) {
   std::string v(value);
   std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -87,7 +74,7 @@ void set_size_text(RunConfig& c, std::string_view value) {
   std::array<std::string, 3> n;
   std::string extra;
   if (!(in >> n[0] >> n[1] >> n[2]) || (in >> extra)) refuse("size", quote_value(value) + " is not NX NY NZ");
-  set_size(c, {to_int("size", n[0]), to_int("size", n[1]), to_int("size", n[2])});
+  set_size(c, {option_int("size", n[0]), option_int("size", n[1]), option_int("size", n[2])});
 }
 
 void set_balance(RunConfig& c, std::string_view value) {
@@ -126,9 +113,9 @@ const std::vector<Option>& options() {
       {{"size", "", false, "NX NY NZ", "Custom grid (class U, unverified); needs --iterations and --dt"},
        [](RunConfig& c, auto, auto v) { set_size_text(c, v); }},
       {{"iterations", "", false, "N", "Number of SSOR iterations (overrides the class)"},
-       [](RunConfig& c, auto o, auto v) { set_iterations(c, to_int(o, v)); }},
+       [](RunConfig& c, auto o, auto v) { set_iterations(c, option_int(o, v)); }},
       {{"dt", "", false, "X", "Time step (overrides the class)"},
-       [](RunConfig& c, auto o, auto v) { set_dt(c, to_double(o, v)); }},
+       [](RunConfig& c, auto o, auto v) { set_dt(c, option_number(o, v)); }},
       {{"columns", "", false, "W0,W1,...", "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)"},
        [](RunConfig& c, auto o, auto v) {
          std::vector<int> widths = to_int_list(o, v);
@@ -159,7 +146,7 @@ const std::vector<Option>& options() {
        }},
       {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
        [](RunConfig& c, auto o, auto v) {
-         c.placement.calibration_iterations = at_least(o, to_int(o, v), 1);
+         c.placement.calibration_iterations = at_least(o, option_int(o, v), 1);
        }},
       {{"memory-check", "", false, "on|off",
         "Refuse, before allocating, stripes that need more memory than a node has available (default on)"},
@@ -173,19 +160,19 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto, auto v) { set_balance(c, v); }},
       {{"balance-every", "", false, "K",
         "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
-       [](RunConfig& c, auto o, auto v) { c.balance.diffusive.every = at_least(o, to_int(o, v), 1); }},
+       [](RunConfig& c, auto o, auto v) { c.balance.diffusive.every = at_least(o, option_int(o, v), 1); }},
       {{"balance-threshold", "", false, "F",
         "MPI wait that must confirm an imbalance before columns move: the slowest rank by cost must wait "
         "less than the most waiting rank by F of an iteration (default 0.02; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) {
-         const double t = to_double(o, v);
+         const double t = option_number(o, v);
          if (t < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
          c.balance.diffusive.threshold = t;
        }},
       {{"balance-damping", "", false, "A",
         "Fraction of the equalising shift applied per step, 0 < A <= 1 (default 1; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) {
-         const double a = to_double(o, v);
+         const double a = option_number(o, v);
          if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
          c.balance.diffusive.damping = a;
        }},
@@ -198,7 +185,9 @@ const std::vector<Option>& options() {
        }},
       {{"planes-per-message", "", false, "N",
         "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
-       [](RunConfig& c, auto o, auto v) { c.pipeline.planes_per_message = at_least(o, to_int(o, v), 1); }},
+       [](RunConfig& c, auto o, auto v) {
+         c.pipeline.planes_per_message = at_least(o, option_int(o, v), 1);
+       }},
       {{"json", "", false, "FILE", "Write the report as JSON to this file"},
        [](RunConfig& c, auto o, auto v) { set_path(o, c.output.json, v); }},
       {{"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},
@@ -206,13 +195,13 @@ const std::vector<Option>& options() {
       {{"trace-overwrite", "", true, "", "Replace an existing trace file (with --trace)"},
        [](RunConfig& c, auto o, auto v) { c.output.trace_overwrite = to_flag(o, v); }},
       {{"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
-       [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, to_int(o, v), 1); }},
+       [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, option_int(o, v), 1); }},
       {{"checkpoint", "", false, "FILE.h5",
         "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
         "(then stop, exit status 4)"},
        [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); }},
       {{"checkpoint-every", "", false, "N", "Checkpoint every N iterations (with --checkpoint)"},
-       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, to_int(o, v), 1); }},
+       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, option_int(o, v), 1); }},
       {{"restart", "", false, "FILE.h5",
         "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
         "omitted)"},
@@ -221,7 +210,7 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) { c.output.quiet = to_flag(o, v); }},
       {{"progress-interval", "", false, "SECONDS", "Seconds between progress lines (default 5)"},
        [](RunConfig& c, auto o, auto v) {
-         const double s = to_double(o, v);
+         const double s = option_number(o, v);
          if (s < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
          c.output.progress_interval = s;
        }},
@@ -266,6 +255,19 @@ void check_placement(const RunConfig& c) {
 }
 
 }  // namespace
+
+int option_int(std::string_view option, std::string_view value) {
+  const auto v = parse_int(text_of(value));
+  if (!v) refuse(option, quote_value(value) + " is not an integer (or lies beyond +/-2147483647)");
+  return *v;
+}
+
+double option_number(std::string_view option, std::string_view value) {
+  const auto v = parse_double(text_of(value));
+  if (!v) refuse(option, quote_value(value) + " is not a number");
+  if (!std::isfinite(*v)) refuse(option, quote_value(value) + " must be a finite number");
+  return *v;
+}
 
 std::string to_string(BalanceMode mode) {
   switch (mode) {
@@ -461,9 +463,8 @@ std::vector<std::string> effect_warnings(const RunConfig& config, const Problem&
                                          int iterations_done) {
   const int left = problem.iterations - iterations_done, every = config.balance.diffusive.every;
   if (problem.iterations <= 0 || config.balance.mode != BalanceMode::diffusive || every <= left) return {};
-  return {"--balance diffusive balances every " + std::to_string(every) +
-          " iterations (--balance-every) and " + std::to_string(left) +
-          (left == 1 ? " iteration is" : " iterations are") +
+  return {"--balance diffusive balances every " + counted(every, "iteration") + " (--balance-every) and " +
+          counted(left, "iteration") + (left == 1 ? " is" : " are") +
           " left to run: no balancing step will be taken"};
 }
 

@@ -156,6 +156,12 @@ void refuse_options_outside_their_mode(const RunConfig& config);
 /// the checkpoint's, and what is given must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);
 
+/// An option's number as lu reads it: decimal, no blanks, an int within
+/// +/-2147483647 or a finite double; otherwise UsageError naming
+/// `--option` and the value. lu-sim reads its numbers through these too.
+int option_int(std::string_view option, std::string_view value);
+double option_number(std::string_view option, std::string_view value);
+
 /// A grid whose column lu can send: messages count whole columns
 /// (lu/mpi/message_units.hpp), so one column's doubles must fit an int.
 /// lu-sim refuses what lu would. Throws UsageError.
