@@ -289,17 +289,24 @@ int main(int argc, char** argv) {
   if (!strcmp(c, "advance_negative_one_rank"))
     advance_values(rank == 1 ? -1 : 3, "rank 1 passed other arguments than rank 0");
   else if (!strcmp(c, "advance_5_and_3"))
-    advance_values(rank == 0 ? 5 : 3, "rank 1 passed other arguments than rank 0");
+    advance_values(
+        rank == 0 ? 5 : 3,
+        "rank 1 passed other arguments than rank 0: iterations is '5' on rank 0 and '3' on rank 1");
   else if (!strcmp(c, "checkpoint_empty_one_rank"))
     checkpoint_empty_one_rank();
   else if (!strcmp(c, "class_rank0_only"))
-    start_config(class_rank0_only, "rank 1 passed other arguments");
+    start_config(class_rank0_only,
+                 "rank 1 passed other arguments than rank 0: class is 'S' on rank 0 and '' on rank 1");
   else if (!strcmp(c, "class_s_and_w"))
-    start_config(class_s_and_w, "rank 1 passed other arguments");
+    start_config(class_s_and_w,
+                 "rank 1 passed other arguments than rank 0: class is 'S' on rank 0 and 'W' on rank 1");
   else if (!strcmp(c, "diffusive_rank0_only"))
-    start_config(diffusive_rank0_only, "rank 1 passed other arguments");
+    start_config(
+        diffusive_rank0_only,
+        "rank 1 passed other arguments than rank 0: balance is 'diffusive' on rank 0 and 'static' on rank 1");
   else if (!strcmp(c, "columns_differ"))
-    start_config(columns_differ, "rank 1 passed other arguments");
+    start_config(columns_differ,
+                 "rank 1 passed other arguments than rank 0: columns is '5' on rank 0 and '4' on rank 1");
   else if (!strcmp(c, "result_buffers_one_rank"))
     result_buffers_one_rank();
   else if (!strcmp(c, "set_field_rank0_only"))

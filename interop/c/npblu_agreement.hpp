@@ -8,8 +8,8 @@
 // all-reduce of a digest and refuses alike, naming the rank that differs.
 #include <mpi.h>
 
+#include <charconv>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -39,20 +39,26 @@ std::string agree_call(MPI_Comm comm, std::string_view call, std::string_view ar
                        const std::string& problem = "", WaitMode wait = WaitMode::spin);
 
 /// A canonical text of a call's arguments, for agree_call: the same on two
-/// ranks iff the values are (doubles by their bits, strings with their length).
+/// ranks iff the values are (doubles in their shortest exact form, strings
+/// with their length). A value may carry the name of the setting it comes
+/// from: when two ranks disagree, agree_call names the first one that differs.
 class ArgumentText {
  public:
   template <class T>
   ArgumentText& add(const T& v) {
+    return add("", v);
+  }
+  template <class T>
+  ArgumentText& add(std::string_view name, const T& v) {
+    if (!name.empty()) text_.append(name).push_back('=');
     if constexpr (std::is_convertible_v<const T&, std::string_view>) {
       const std::string_view s(v);
       text_ += std::to_string(s.size()) + ":";
       text_ += s;
     } else if constexpr (std::is_floating_point_v<T>) {
-      const double d = v;
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &d, sizeof bits);
-      text_ += std::to_string(bits);
+      char digits[32];
+      const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<double>(v)).ptr;
+      text_.append(digits, end);
     } else {
       text_ += std::to_string(v);
     }
@@ -64,6 +70,11 @@ class ArgumentText {
  private:
   std::string text_;
 };
+
+/// Where two ArgumentText texts first differ, for a message: "balance-every
+/// is '5' on rank 0 and '20' on rank 1" ("argument 3 is ..." for a value
+/// without a name); "" when they are equal.
+std::string first_difference(std::string_view a, int rank_a, std::string_view b, int rank_b);
 
 /// 64-bit FNV-1a of `text` (the digest agree_call compares).
 std::uint64_t text_digest(std::string_view text);

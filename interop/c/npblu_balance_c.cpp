@@ -70,11 +70,12 @@ Partition starting_partition(int columns, int ranks, const int* widths, const do
 std::string create_arguments(int columns, int ranks, const int* widths, const double* weights,
                              const npblu::BalancerSettings& s, bool core_share) {
   npblu::c_api::ArgumentText t;
-  t.add(columns).add(widths != nullptr).add(weights != nullptr).add(s.every).add(s.threshold).add(s.damping);
-  t.add(s.min_width).add(s.persistence).add(core_share);
+  t.add("columns", columns).add("widths given", widths != nullptr).add("weights given", weights != nullptr);
+  t.add("every", s.every).add("threshold", s.threshold).add("damping", s.damping);
+  t.add("min_width", s.min_width).add("persistence", s.persistence).add("core_share", core_share);
   for (int r = 0; r < ranks; ++r) {
-    if (widths) t.add(widths[r]);
-    if (weights) t.add(weights[r]);
+    if (widths) t.add("widths", widths[r]);
+    if (weights) t.add("weights", weights[r]);
   }
   return t.str();
 }
@@ -211,9 +212,10 @@ int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* ch
   const std::string bad = feed_problem(h, compute_seconds, wait_seconds);
   std::string refusal;
   if (deciding) {
-    refusal = npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_feed",
-                                       npblu::c_api::ArgumentText().add("deciding feed").add(iteration).str(),
-                                       h->bad_feed.empty() ? bad : h->bad_feed, h->wait);
+    refusal = npblu::c_api::agree_call(
+        h->comm.get(), "npblu_balancer_feed",
+        npblu::c_api::ArgumentText().add("deciding feed").add("iteration", iteration).str(),
+        h->bad_feed.empty() ? bad : h->bad_feed, h->wait);
   }
   h->balancer.session().settle();
   h->fed = iteration;
@@ -227,8 +229,8 @@ int set_widths(npblu_balancer* h, const int* widths) {
   const Partition& current = h->balancer.session().current();
   const int ranks = current.ranks();
   npblu::c_api::ArgumentText arguments;
-  if (!widths) arguments.add("null");
-  for (int r = 0; widths && r < ranks; ++r) arguments.add(widths[r]);
+  if (!widths) arguments.add("widths", "null");
+  for (int r = 0; widths && r < ranks; ++r) arguments.add("widths", widths[r]);
   npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_widths", arguments.str());
   // (the same widths on every rank from here: the same verdict everywhere)
   if (!widths) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: null widths");
@@ -241,8 +243,8 @@ int set_widths(npblu_balancer* h, const int* widths) {
 int set_max_widths(npblu_balancer* h, const int* max_widths) {
   const int ranks = h->balancer.session().current().ranks();
   npblu::c_api::ArgumentText arguments;
-  if (!max_widths) arguments.add("null");
-  for (int r = 0; max_widths && r < ranks; ++r) arguments.add(max_widths[r]);
+  if (!max_widths) arguments.add("max_widths", "null");
+  for (int r = 0; max_widths && r < ranks; ++r) arguments.add("max_widths", max_widths[r]);
   npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_max_widths", arguments.str());
   // (the same limits on every rank from here: the same verdict everywhere)
   try {

@@ -96,12 +96,12 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
 int migrate(npblu_balancer* h, int count, const void* const* old_arrays, void* const* new_arrays,
             const size_t* column_bytes, int halo, StoredColumns stored = {}) {
   const std::string problem = migrate_problem(h, count, old_arrays, new_arrays, column_bytes, halo, stored);
-  const std::string agreed =
-      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate",
-                               npblu::c_api::ArgumentText().add(count).add(halo).str(), problem);
+  const std::string agreed = npblu::c_api::agree_call(
+      h->comm.get(), "npblu_balancer_migrate",
+      npblu::c_api::ArgumentText().add("count", count).add("halo", halo).str(), problem);
   if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, agreed + "; nothing moved");
   npblu::c_api::ArgumentText sizes;
-  for (int a = 0; a < count; ++a) sizes.add(column_bytes[a]);
+  for (int a = 0; a < count; ++a) sizes.add("column_bytes", column_bytes[a]);
   npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_migrate (column_bytes)", sizes.str());
   std::vector<npblu::MovedArray> arrays;
   for (int a = 0; a < count; ++a) {

@@ -115,14 +115,16 @@ int npblu_start(npblu_solver* h) {
 
 int npblu_advance(npblu_solver* h, int iterations, int* ran) {
   if (ran) *ran = 0;
-  return on_open_run(h, "npblu_advance", std::to_string(iterations), [&](npblu::BenchmarkSession& s) -> int {
-    if (iterations < 0)
-      return fail(h, NPBLU_ERROR_ARGUMENT,
-                  "npblu_advance: iterations must be >= 0, got " + std::to_string(iterations));
-    const int n = iterations > 0 ? s.advance(iterations) : 0;
-    if (ran) *ran = n;
-    return NPBLU_OK;
-  });
+  return on_open_run(h, "npblu_advance", npblu::c_api::ArgumentText().add("iterations", iterations).str(),
+                     [&](npblu::BenchmarkSession& s) -> int {
+                       if (iterations < 0)
+                         return fail(
+                             h, NPBLU_ERROR_ARGUMENT,
+                             "npblu_advance: iterations must be >= 0, got " + std::to_string(iterations));
+                       const int n = iterations > 0 ? s.advance(iterations) : 0;
+                       if (ran) *ran = n;
+                       return NPBLU_OK;
+                     });
 }
 
 int npblu_iterations_done(const npblu_solver* h, int* done, int* total) {
