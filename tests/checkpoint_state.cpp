@@ -11,7 +11,8 @@
 // bit, and both must go on to the same field (field_checksum) and norms
 // after every further iteration to the end. Then the same through a real
 // checkpoint file, restored on other stripes (the reversed widths): the
-// final field must be A's. Exit 0 on pass, 1 on failure, 2 on bad arguments.
+// final field must be A's, and a file replaced after its header was read
+// is refused. Exit 0 on pass, 1 on failure, 2 on bad arguments.
 #include <mpi.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 
 #include "balance/partition.hpp"
 #include "lu/io/checkpoint.hpp"
+#include "lu/mpi/agreement.hpp"
 #include "lu/solver.hpp"
 #include "verify/class_table.hpp"
 
@@ -57,6 +59,25 @@ int fail(int rank, const std::string& what) {
   return 1;
 }
 
+/// Whether a restore refuses, on every rank, a file another run replaced
+/// after its header was read (here: the same field saved as a later
+/// iteration): its field must never continue from the old header.
+bool replaced_file_refused(const std::string& path, const CheckpointHeader& read_before,
+                           CheckpointHeader header, const LuSolver& a, const SolverConfig& config,
+                           const std::vector<int>& widths) {
+  header.iteration += 1;
+  save_checkpoint(path, header, a, MPI_COMM_WORLD);
+  LuSolver d(MPI_COMM_WORLD, config, Partition::from_widths(config.grid.interior_columns(), widths));
+  d.start();
+  bool refused = false;
+  try {
+    restore_checkpoint(path, read_before, d, MPI_COMM_WORLD);
+  } catch (const RunError& e) {
+    refused = std::string(e.what()).find("was replaced since its header was read") != std::string::npos;
+  }
+  return everywhere(refused);
+}
+
 int run(const SolverConfig& config, int iteration, int rank, int size) {
   const ColumnRange interior = config.grid.interior_columns();
   const Partition stripes = Partition::equal(interior, size);
@@ -87,7 +108,10 @@ int run(const SolverConfig& config, int iteration, int rank, int size) {
   std::reverse(reversed.begin(), reversed.end());
   LuSolver c(MPI_COMM_WORLD, config, Partition::from_widths(interior, reversed));
   c.start();
-  restore_checkpoint(path, read_checkpoint_header(path, MPI_COMM_WORLD), c, MPI_COMM_WORLD);
+  const CheckpointHeader read_before = read_checkpoint_header(path, MPI_COMM_WORLD);
+  restore_checkpoint(path, read_before, c, MPI_COMM_WORLD);
+  if (!replaced_file_refused(path, read_before, header, a, config, reversed))
+    return fail(rank, "a checkpoint replaced after its header was read was restored with the old header");
   if (rank == 0) std::remove(path.c_str());
 
   while (!a.finished()) {

@@ -222,6 +222,13 @@ CheckpointStats restore_checkpoint(const fs::path& path, const CheckpointHeader&
   if (root) {
     try {
       reader = std::make_unique<CheckpointReader>(path);
+      // The header was read from an earlier open: a run writing the same file
+      // may have renamed a newer checkpoint over it since. Its field would then
+      // continue from the old header's iteration (a wrong answer, verified or not).
+      if (header_bytes(reader->header()) != header_bytes(header))
+        failure =
+            "the file was replaced since its header was read (is another run writing it?): "
+            "nothing restored; restart again once it is finished";
     } catch (const std::exception& e) {
       failure = e.what();
     }
