@@ -30,7 +30,7 @@ FEATURES = {
     "plain": [],
     "diffusive": ["--balance", "diffusive"],
     "trace": ["--trace", "{tmp}/t.h5", "--trace-overwrite"],
-    "checkpoint": ["--checkpoint", "{tmp}/c.h5", "--checkpoint-every", "25"],
+    "checkpoint": ["--checkpoint", "{tmp}/c.h5", "--checkpoint-every", "25", "--checkpoint-overwrite"],
 }
 
 

@@ -22,6 +22,7 @@ lu-sim (the model) have the same schema.
 import argparse
 import os
 import sys
+import tempfile
 
 import h5py
 import numpy as np
@@ -49,14 +50,18 @@ def text(attr):
 
 def read_trace(path):
     """The trace's datasets and attributes as a dict (exits with a message when it cannot be read)."""
+    if os.path.isdir(path):
+        sys.exit(f"plot_trace: {path} is a directory, not a trace file")
     try:
         f = h5py.File(path, "r")
     except OSError as e:
+        reason = " ".join(str(e).split())  # (HDF5's text may hold newlines: one line)
         hint = ""
-        if "lock" in str(e).lower() and os.environ.get("HDF5_USE_FILE_LOCKING", "").upper() != "FALSE":
+        # HDF5 says "unable to lock file" for a file a live run holds ("sblock", a truncated file's, is no lock).
+        if "unable to lock" in reason.lower() and os.environ.get("HDF5_USE_FILE_LOCKING", "").upper() != "FALSE":
             hint = (" (a run is still writing it: HDF5_USE_FILE_LOCKING=FALSE lets this reader draw what it "
                     "has flushed so far, docs/checkpoints.md)")
-        sys.exit(f"plot_trace: cannot open {path}: {e}{hint}")
+        sys.exit(f"plot_trace: cannot open {path}: {reason}{hint}")
     with f:
         try:
             return trace_contents(f)
@@ -104,6 +109,26 @@ def output_path(name):
     if os.path.isdir(name) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         sys.exit(f"plot_trace: -o {name!r}: cannot write a file there")
     return name
+
+
+def save_whole(fig, name):
+    """Writes the picture beside `name` and renames it into place: a full disk or an unwritable place
+    gives one line and leaves a previous picture whole."""
+    folder = os.path.dirname(os.path.abspath(name))
+    try:
+        fd, aside = tempfile.mkstemp(prefix=os.path.basename(name) + ".", suffix=".tmp", dir=folder)
+    except OSError as e:
+        sys.exit(f"plot_trace: -o {name!r}: cannot write a file there ({e.strerror})")
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.fchmod(fd, 0o666 & ~umask)  # (mkstemp's 0600: the picture is as readable as any new file)
+        with os.fdopen(fd, "wb") as out:
+            fig.savefig(out, dpi=110, format="png")
+        os.replace(aside, name)
+    except OSError as e:
+        os.unlink(aside)
+        sys.exit(f"plot_trace: -o {name!r}: cannot write it ({e.strerror}); a previous picture there is untouched")
 
 
 def draw_many(fig, axes, t):
@@ -200,7 +225,7 @@ def main():
         title += f", emulated speeds {emulation if len(emulation) < 40 else emulation[:37] + '...'}"
     top.set_title(title, fontsize="medium")
     fig.tight_layout()
-    fig.savefig(output, dpi=110)
+    save_whole(fig, output)
     print(f"wrote {output}")
 
 

@@ -40,6 +40,8 @@ def main():
     w = os.path.abspath(ctx.workdir)
     ckpt, first, again, alone = (os.path.join(w, n) for n in ("c.h5", "first.json", "again.json", "alone.json"))
     for attempt in range(1, 4):
+        if os.path.exists(ckpt):  # (an earlier attempt's or invocation's: a new run never replaces it)
+            os.remove(ckpt)
         run(ctx, 2, ["W", "--iterations", "80", "--balance", "diffusive", "--emulate-speeds", "1,0.2",
                      "--checkpoint", ckpt, "--checkpoint-every", "40", "--json", first])
         with h5py.File(ckpt, "r") as f:

@@ -58,6 +58,8 @@ def make_fixtures(work, checkpoint):
     with h5py.File(os.path.join(work, "old.h5"), "w") as f:
         f.attrs["class"] = "old trace"
         f["iterations/iteration"] = list(range(1, 8))
+    with h5py.File(os.path.join(work, "data.h5"), "w") as f:
+        f["x"] = list(range(10))  # a user's data file: no run may replace it
     shutil.copyfile(checkpoint, os.path.join(work, "ckpt.h5"))
     os.link(os.path.join(work, "ckpt.h5"), os.path.join(work, "hard.h5"))
     with open(os.path.join(work, "w.txt"), "w") as f:

@@ -106,7 +106,9 @@ def main():
     budget = BUDGET_KIB + (CHECKPOINT_PIECE_KIB if ctx.checkpoint else 0)
 
     def options(cls):
-        return extra + (["--checkpoint", f"{cls}.h5", "--checkpoint-every", "2"] if ctx.checkpoint else [])
+        # (--checkpoint-overwrite: the previous invocation's checkpoint of the same name is replaced)
+        return extra + (["--checkpoint", f"{cls}.h5", "--checkpoint-every", "2", "--checkpoint-overwrite"]
+                        if ctx.checkpoint else [])
 
     base_peaks, base_report = run(ctx, "S", "S.json", options("S"))
     peaks, report = run(ctx, ctx.cls, f"{ctx.cls}.json", options(ctx.cls))

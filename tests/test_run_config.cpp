@@ -10,6 +10,7 @@
 
 #include "lu/mpi/messages.hpp"
 #include "lu/run/run_config.hpp"
+#include "lu/run/run_files.hpp"
 
 using namespace npblu;
 
@@ -250,7 +251,10 @@ TEST(RunConfig, TracePathAdvice) {
   EXPECT_TRUE(contains(check_trace_path(dir / "fifo", true), "not a regular file"));
   std::ofstream(dir / "t.h5") << "x";
   EXPECT_TRUE(contains(check_trace_path(dir / "t.h5", false), "use --trace-overwrite"));
-  EXPECT_EQ(check_trace_path(dir / "t.h5", true), "");
+  // --trace-overwrite replaces a trace (or an empty file), never another file.
+  EXPECT_TRUE(contains(check_trace_path(dir / "t.h5", true), "exists and is not a partition trace"));
+  std::ofstream(dir / "empty.h5").close();
+  EXPECT_EQ(check_trace_path(dir / "empty.h5", true), "");
   EXPECT_EQ(check_trace_path(dir / "new.h5", false), "");
   std::filesystem::remove_all(dir);
 }

@@ -43,6 +43,7 @@ std::string config_arguments(const npblu::RunConfig& c) {
   t.add("trace-overwrite", int(c.output.trace_overwrite)), t.add("trace-flush", c.output.trace_flush_every);
   t.add("quiet", int(c.output.quiet)), t.add("progress-interval", c.output.progress_interval);
   t.add("checkpoint", int(!c.checkpoint.path.empty())), t.add("checkpoint-every", c.checkpoint.every);
+  t.add("checkpoint-overwrite", int(c.checkpoint.overwrite));
   t.add("restart", int(!c.checkpoint.restart.empty()));
   for (const auto& g : c.given) t.add("options given", g);
   return t.str();

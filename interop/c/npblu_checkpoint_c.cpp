@@ -11,6 +11,7 @@
 #include "lu/io/checkpoint.hpp"
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"
+#include "lu/run/run_files.hpp"
 
 using npblu::c_api::fail;
 

@@ -161,6 +161,24 @@ std::string check_checkpoint_path(const fs::path& path, std::string_view option)
   return check_replaces_only(option, path, is_npblu_checkpoint, "an npblu checkpoint");
 }
 
+std::string check_other_runs_checkpoint(const fs::path& path, const fs::path& restart, bool overwrite) {
+  std::error_code ec;
+  if (overwrite || !fs::exists(path, ec) || !is_npblu_checkpoint(path)) return {};
+  if (!restart.empty() && fs::equivalent(path, restart, ec))
+    return {};  // continued, then replaced as it goes
+  std::string holds = "holds an npblu checkpoint";
+  try {
+    const CheckpointHeader h = CheckpointReader(path).header();
+    holds = "holds a checkpoint of class " + h.run.problem_class + " at iteration " +
+            std::to_string(h.iteration) + " of " + std::to_string(h.run.iterations);
+  } catch (const std::exception&) {
+    // (unreadable: still a checkpoint by its format attribute, and still not replaced)
+  }
+  const std::string name = quote_value(path.string());
+  return "--checkpoint " + name + ": " + holds + ", which this run does not continue: give --restart " +
+         name + " to continue it, --checkpoint-overwrite to replace it, or another file";
+}
+
 CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& header, const LuSolver& solver,
                                 MPI_Comm comm) {
   const double start = wall_seconds();

@@ -34,6 +34,15 @@ struct CheckpointStats {
 std::string check_checkpoint_path(const std::filesystem::path& path,
                                   std::string_view option = "--checkpoint");
 
+/// Rank 0's verdict before a run writes its first checkpoint: "" or the
+/// problem with `path` holding a checkpoint this run does not continue
+/// (`restart` is another file, or none). Such a file holds another run's
+/// progress (a job resubmitted without --restart): it is replaced only when
+/// `overwrite` (--checkpoint-overwrite). A file that is no checkpoint is
+/// check_checkpoint_path's concern.
+std::string check_other_runs_checkpoint(const std::filesystem::path& path,
+                                        const std::filesystem::path& restart, bool overwrite);
+
 /// Collective: writes `solver`'s state to `path` (aside, then renamed) with
 /// `header` (its iteration, timers and partition filled by the caller, the
 /// checksum here). Throws RunFailure on every rank when it fails; the

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lu/io/checkpoint_file.hpp"
+#include "lu/io/trace_writer.hpp"
 #include "lu/mpi/messages.hpp"
 
 namespace npblu {
@@ -131,21 +132,29 @@ std::string same_file_problem(std::span<const RunFile> files) {
   return {};
 }
 
-std::string output_path_problem(std::string_view option, const fs::path& path) {
-  if (path.empty()) return std::string(option) + " needs a file name, got an empty one";
+fs::path written_path(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec)) || !fs::exists(path, ec)) return path;
+  const fs::path target = fs::canonical(path, ec);
+  return ec ? path : target;
+}
+
+std::string output_path_problem(std::string_view option, const fs::path& given) {
+  if (given.empty()) return std::string(option) + " needs a file name, got an empty one";
+  const fs::path path = written_path(given);
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (fs::is_directory(status)) return named(option, path) + ": is a directory; give a file name";
+  if (fs::is_directory(status)) return named(option, given) + ": is a directory; give a file name";
   if (fs::exists(status) && !fs::is_regular_file(status)) {
-    return named(option, path) +
+    return named(option, given) +
            ": not a regular file (a device, FIFO or socket is never written over: give a file name)";
   }
   const fs::path dir = directory_of(path);
   if (!fs::is_directory(dir, ec))
-    return named(option, path) + ": directory " + quote_value(dir.string()) + " does not exist";
+    return named(option, given) + ": directory " + quote_value(dir.string()) + " does not exist";
   // Written aside and renamed: the directory itself must be writable.
   if (::access(dir.c_str(), W_OK) != 0)
-    return named(option, path) + ": directory " + quote_value(dir.string()) + " is not writable";
+    return named(option, given) + ": directory " + quote_value(dir.string()) + " is not writable";
   return length_problem(option, path);
 }
 
@@ -193,10 +202,15 @@ std::string check_trace_path(const fs::path& path, bool overwrite) {
     return named +
            ": is an npblu checkpoint: --trace-overwrite replaces a trace, never a checkpoint (name another "
            "file)";
+  if (fs::exists(status) && fs::file_size(path, ec) > 0 && !is_partition_trace(path))
+    return named +
+           ": exists and is not a partition trace: --trace-overwrite replaces a trace, never another file "
+           "(remove it, or name another file)";
   return output_path_problem("--trace", path);
 }
 
-fs::path aside_name(const fs::path& path) {
+fs::path aside_name(const fs::path& given) {
+  const fs::path path = written_path(given);
   static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   thread_local std::mt19937_64 random(std::random_device{}() ^ (std::uint64_t(::getpid()) << 32));
   std::string suffix = ".";
@@ -236,7 +250,8 @@ FileLock& FileLock::operator=(FileLock&& o) noexcept {
   return *this;
 }
 
-void commit_aside(const fs::path& aside, const fs::path& path) {
+void commit_aside(const fs::path& aside, const fs::path& given) {
+  const fs::path path = written_path(given);
   const int fd = ::open(aside.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
     const std::string reason = errno_text(errno);

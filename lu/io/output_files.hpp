@@ -30,9 +30,15 @@ struct RunFile {
 /// the start and replaced only by a complete new one).
 std::string same_file_problem(std::span<const RunFile> files);
 
+/// Where writing `path` lands: the end of its chain of symbolic links when
+/// it is one to an existing file (users link run files into a scratch file
+/// system: the file there is replaced, never the link), else `path`. Every
+/// writer writes aside beside it and renames over it.
+std::filesystem::path written_path(const std::filesystem::path& path);
+
 /// "" or the problem with writing `path` (named by `option`): exists and is
-/// not a regular file, its directory missing or not writable, or its name
-/// (or the aside name) too long for the file system.
+/// not a regular file, its directory (its written_path's) missing or not
+/// writable, or its name (or the aside name) too long for the file system.
 std::string output_path_problem(std::string_view option, const std::filesystem::path& path);
 
 /// "" or the problem with writing `path` (output_path_problem), or with
@@ -56,7 +62,7 @@ std::string check_trace_path(const std::filesystem::path& path, bool overwrite);
 /// Extra characters of an aside name over the final one ("." + 6 random + ".tmp").
 inline constexpr std::size_t kAsideSuffixLength = 11;
 
-/// A fresh candidate aside name beside `path`: "NAME.XXXXXX.tmp".
+/// A fresh candidate aside name beside written_path(path): "NAME.XXXXXX.tmp".
 std::filesystem::path aside_name(const std::filesystem::path& path);
 
 /// Whether another process holds a lock on the existing file `path` (an
@@ -83,7 +89,7 @@ class FileLock {
   int fd_ = -1;
 };
 
-/// Renames `aside` over `path` after fsyncing it, then fsyncs the directory.
+/// Renames `aside` over written_path(path) after fsyncing it, then fsyncs the directory.
 /// Refuses (std::runtime_error) when `path` has meanwhile become something
 /// other than a regular file (a device, a directory): it is never replaced.
 void commit_aside(const std::filesystem::path& aside, const std::filesystem::path& path);

@@ -63,6 +63,16 @@ std::optional<int> trace_fault_injection_iteration() {
   return std::atoi(at);
 }
 
+bool is_partition_trace(const std::filesystem::path& path) {
+  hdf5::QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  const Id open(file, H5Fclose);
+  return H5Lexists(file, "iterations", H5P_DEFAULT) > 0 &&
+         H5Lexists(file, "iterations/iteration", H5P_DEFAULT) > 0 && H5Aexists(file, "format_version") <= 0;
+}
+
 TraceWriter::TraceWriter(const std::string& path, bool overwrite, const RunIdentity& run)
     : h_(std::make_unique<Handles>()), ranks_(run.ranks), fail_at_(trace_fault_injection_iteration()) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
@@ -82,14 +92,19 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const RunIdent
   } else {
     errno = 0;
     file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0)
-      throw std::runtime_error("cannot create the trace file '" + path + "'" + hdf5::system_reason());
+    if (file < 0) {
+      const std::string reason = hdf5::system_reason();
+      std::filesystem::remove(
+          path_, ec);  // (EXCL: a file there now is the one this call began, e.g. on a full disk)
+      throw std::runtime_error("cannot create the trace file '" + path + "'" + reason);
+    }
   }
   h_->file = Id(file, H5Fclose);
   try {
     write_layout(run);
   } catch (...) {
     discard();
+    if (!replaces) std::filesystem::remove(path_, ec);  // a new trace without its layout is no trace
     throw;
   }
 }

@@ -22,6 +22,11 @@
 
 namespace npblu {
 
+/// Whether `path` holds a partition trace (an HDF5 file with the dataset
+/// "iterations/iteration" and no checkpoint's format_version): what
+/// --trace-overwrite may replace.
+bool is_partition_trace(const std::filesystem::path& path);
+
 class TraceWriter {
  public:
   /// Creates the file and its datasets (check_trace_path first: never over a

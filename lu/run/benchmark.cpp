@@ -19,6 +19,7 @@
 #include "lu/run/placement.hpp"
 #include "lu/run/restart.hpp"
 #include "lu/run/run_context.hpp"
+#include "lu/run/run_files.hpp"
 #include "lu/run/run_report.hpp"
 #include "lu/solver.hpp"
 

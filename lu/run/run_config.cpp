@@ -198,10 +198,15 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, option_int(o, v), 1); }},
       {{"checkpoint", "", false, "FILE.h5",
         "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
-        "(then stop, exit status 4)"},
+        "(then stop, exit status 4); an existing checkpoint is replaced only when this run continues it "
+        "(--restart) or with --checkpoint-overwrite"},
        [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); }},
-      {{"checkpoint-every", "", false, "N", "Checkpoint every N iterations (with --checkpoint)"},
+      {{"checkpoint-every", "", false, "N",
+        "Checkpoint every N iterations (with --checkpoint; without it, on a signal only)"},
        [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, option_int(o, v), 1); }},
+      {{"checkpoint-overwrite", "", true, "",
+        "Replace an existing checkpoint that this run does not continue with --restart (with --checkpoint)"},
+       [](RunConfig& c, auto o, auto v) { c.checkpoint.overwrite = to_flag(o, v); }},
       {{"restart", "", false, "FILE.h5",
         "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
         "omitted)"},
@@ -241,6 +246,8 @@ constexpr std::array kModeOptions{
     ModeOption{"trace-overwrite", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
     ModeOption{"trace-flush", [](const RunConfig& c) { return !c.output.trace.empty(); }, "--trace FILE"},
     ModeOption{"checkpoint-every", [](const RunConfig& c) { return !c.checkpoint.path.empty(); },
+               "--checkpoint FILE.h5"},
+    ModeOption{"checkpoint-overwrite", [](const RunConfig& c) { return !c.checkpoint.path.empty(); },
                "--checkpoint FILE.h5"},
 };
 
@@ -466,35 +473,6 @@ std::vector<std::string> effect_warnings(const RunConfig& config, const Problem&
   return {"--balance diffusive balances every " + counted(every, "iteration") + " (--balance-every) and " +
           counted(left, "iteration") + (left == 1 ? " is" : " are") +
           " left to run: no balancing step will be taken"};
-}
-
-std::vector<RunFile> run_files(const RunConfig& config) {
-  std::vector<RunFile> files;
-  if (!config.output.json.empty()) files.push_back({"--json", config.output.json, true});
-  if (!config.output.trace.empty()) files.push_back({"--trace", config.output.trace, true});
-  if (!config.checkpoint.path.empty()) files.push_back({"--checkpoint", config.checkpoint.path, true});
-  if (!config.checkpoint.restart.empty()) files.push_back({"--restart", config.checkpoint.restart, false});
-  if (!config.placement.weights.file.empty())
-    files.push_back({"--weights @FILE", config.placement.weights.file, false});
-  if (!config.emulation_file.empty())
-    files.push_back({"--emulate-speeds @FILE", config.emulation_file, false});
-  return files;
-}
-
-std::string probe_outputs(const RunConfig& config) {
-  const OutputConfig& output = config.output;
-  if (auto problem = same_file_problem(run_files(config)); !problem.empty()) return problem;
-  if (!output.json.empty()) {
-    if (auto problem = check_report_path("--json", output.json); !problem.empty()) return problem;
-  }
-  if (!output.trace.empty()) {
-    if (auto problem = check_trace_path(output.trace, output.trace_overwrite); !problem.empty())
-      return problem;
-  }
-  if (!config.checkpoint.path.empty()) {
-    if (auto problem = check_checkpoint_path(config.checkpoint.path); !problem.empty()) return problem;
-  }
-  return {};
 }
 
 }  // namespace npblu

@@ -9,7 +9,7 @@
 //  1. a value, when it is set (set_option, set_class, set_size, ...);
 //  2. the combination of options, before a run (validate);
 //  3. what depends on the rank count (validate_for_ranks), and the output
-//     paths, probed by rank 0 (probe_outputs), at the start of a run.
+//     paths, probed by rank 0 (run_files.hpp: probe_outputs), at the start of a run.
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -95,6 +95,7 @@ struct CheckpointConfig {
   std::filesystem::path path;     // --checkpoint: written every `every` iterations and on SIGTERM/SIGINT
   int every = 0;                  // --checkpoint-every (0: on a signal only)
   std::filesystem::path restart;  // --restart: continue from this checkpoint
+  bool overwrite = false;         // --checkpoint-overwrite: replace a checkpoint this run does not continue
 };
 
 struct RunConfig {
@@ -182,14 +183,5 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
 /// default cadence comes after the last iteration. Empty when none.
 std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
                                          int iterations_done);
-
-/// Stage 3, on the rank that writes them: every output (JSON report, trace,
-/// checkpoint) can be written without destroying anything (output_files.hpp:
-/// a regular file or none yet, in a writable directory, a name whose aside
-/// name fits), and no two of the run's files (outputs, --restart, --weights
-/// @FILE) are one file. Returns "" or the problem.
-std::string probe_outputs(const RunConfig& config);
-/// The files a run names (output_files.hpp).
-std::vector<RunFile> run_files(const RunConfig& config);
 
 }  // namespace npblu

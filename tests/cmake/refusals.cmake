@@ -57,6 +57,10 @@ set_tests_properties(c_api_config_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 
 # lu-sim: its trace has lu's schema (plot_trace draws 64 ranks), and bad input is refused.
 npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 64 1282 64 --iterations 160 --balance diffusive --emulate-speeds @${PROJECT_SOURCE_DIR}/runs/examples/sim_64ranks_change_speeds.txt --noise 0.05 --trace sim64.h5 --json sim64.json --quiet && ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/runs/plot_trace.py sim64.h5 -o sim64.png && ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py file sim64.h5 sim64.png sim64.json")
 set_tests_properties(sim_trace_plot_64_ranks PROPERTIES LABELS unit TIMEOUT 120)
+# plot_trace refuses what it cannot draw or write in one line (a directory, a truncated trace, /proc).
+npblu_test(plot_trace_refusals ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/plot_trace_refusals.py
+           --lu-sim $<TARGET_FILE:lu-sim> --workdir .)
+set_tests_properties(plot_trace_refusals PROPERTIES LABELS "unit;bad_input" TIMEOUT 120)
 npblu_test(sim_bad_too_many_ranks bash -c "$<TARGET_FILE:lu-sim> -P 40 --class A 2>err.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: too many ranks' err.txt")
 set_tests_properties(sim_bad_too_many_ranks PROPERTIES LABELS unit TIMEOUT 30)
 npblu_test(sim_bad_speed_count bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --emulate-speeds 1,0.5 2>&1 | grep -q 'gives 2 speeds'")
