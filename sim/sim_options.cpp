@@ -310,8 +310,9 @@ void convert_model_options(const CLI::App& app, const Collected& text, const Run
   if (app.count("--core-speeds")) c.core_speeds = number_list("--core-speeds", text.core_speeds);
   if (app.count("--max-columns")) c.max_columns = int_list("--max-columns", text.max_columns);
   if (app.count("--emulate-speeds")) {
-    const bool file = !text.speeds.empty() && text.speeds[0] == '@';
-    const std::string spec = file ? read_speed_file(text.speeds.substr(1), c.ranks) : text.speeds;
+    const auto file = speeds_file_named(text.speeds);
+    if (file && file->empty()) throw UsageError("--emulate-speeds '@': missing file name");  // as lu says
+    const std::string spec = file ? read_speed_file(*file, c.ranks) : text.speeds;
     try {
       c.speeds = SpeedSchedule::parse(spec, c.ranks);
     } catch (const std::invalid_argument& e) {  // its messages name --emulate-speeds

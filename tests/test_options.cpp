@@ -154,7 +154,9 @@ TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
                                                   {"S", "--json", "--quiet"},
                                                   {"S", "--balance-every", "two"},
                                                   {"S", "--iterations", "3", "--iterations", "4"},
-                                                  {"S", "--no-such-option"}};
+                                                  {"S", "--no-such-option"},
+                                                  {"S", "--emulate-speeds", "@80:1,0.5"},
+                                                  {"S", "--emulate-speeds", "@"}};
   for (const auto& args : bad) {
     const std::string lu = error_of(args), sim = sim_error_of(args);
     EXPECT_FALSE(lu.empty()) << args.back();
@@ -249,6 +251,19 @@ TEST(Options, LuSimSpeedsFileNamesTheLine) {
   std::filesystem::remove(path);
   EXPECT_NE(sim_error_of({"S", "--emulate-speeds", at_file}).find(": No such file or directory"),
             std::string::npos);
+}
+
+// A speeds file's name may hold ':' (a schedule never starts with '@'); lu and lu-sim read it alike.
+TEST(Options, SpeedsFileNameWithColon) {
+  const auto path = std::filesystem::temp_directory_path() / "npblu:speeds@80:1.txt";
+  std::ofstream(path) << "1\n0.5\n";
+  std::string at_file = "@";
+  at_file += path.string();
+  EXPECT_EQ(sim_error_of({"S", "--emulate-speeds", at_file}), "");
+  RunConfig c;
+  set_option(c, "emulate-speeds", at_file);
+  EXPECT_EQ(c.emulation_file, path);
+  std::filesystem::remove(path);
 }
 
 // lu-sim reads a problem as lu does: a class with its grid changed is a custom problem.

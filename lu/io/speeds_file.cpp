@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 
@@ -68,6 +69,16 @@ std::string read_speed_file(const std::string& path, int ranks) {
   if (spec.empty() && count == 0) throw UsageError(file + " holds no speeds");
   close_segment(number - 1, "");
   return spec;
+}
+
+std::optional<std::string> speeds_file_named(std::string_view spec) {
+  if (spec.empty() || spec[0] != '@') return std::nullopt;
+  const std::string path(spec.substr(1));
+  const std::size_t digits = path.find_first_not_of("0123456789");
+  const bool segment = digits > 0 && digits != std::string::npos && path[digits] == ':';
+  std::error_code ec;
+  if (segment && !std::filesystem::exists(path, ec)) return std::nullopt;
+  return path;
 }
 
 }  // namespace npblu

@@ -19,6 +19,7 @@
 #include "lu/field.hpp"
 #include "lu/io/checkpoint.hpp"
 #include "lu/io/output_files.hpp"
+#include "lu/io/speeds_file.hpp"
 #include "lu/mpi/messages.hpp"
 
 namespace npblu {
@@ -135,10 +136,9 @@ const std::vector<Option>& options() {
         "on), or @FILE: one speed a line, a line @N before the speeds from iteration N"},
        [](RunConfig& c, auto o, auto v) {
          c.emulation_file.clear();
-         if (!v.empty() && v[0] == '@' &&
-             v.find(':') == std::string_view::npos) {  // "@80:..." is a schedule's
-           if (v.size() == 1) refuse(o, "'@': missing file name");
-           c.emulation_file = text_of(v.substr(1));
+         if (const auto file = speeds_file_named(v)) {
+           if (file->empty()) refuse(o, "'@': missing file name");
+           c.emulation_file = *file;
            c.emulation = {};
            return;
          }
