@@ -200,7 +200,16 @@ static void checkpoint_fifo(void) {
 static void invalid_communicators(void) {
   npblu_solver* h = (npblu_solver*)&h;
   check(npblu_create_f(&h, (MPI_Fint)123456) != NPBLU_OK && h == NULL, "npblu_create_f with an invalid comm");
+  /* No handle holds the message: npblu_error_message(NULL) gives this thread's last failed create. */
+  check(strstr(npblu_error_message(NULL), "npblu_create: the communicator is not a valid MPI communicator") !=
+            NULL,
+        "npblu_error_message(NULL) names the failed create's problem");
   check(npblu_create(&h, MPI_COMM_NULL) != NPBLU_OK && h == NULL, "npblu_create with MPI_COMM_NULL");
+  check(strstr(npblu_error_message(NULL), "npblu_create: the communicator is MPI_COMM_NULL") != NULL,
+        "npblu_error_message(NULL) after MPI_COMM_NULL");
+  check(npblu_create(NULL, MPI_COMM_WORLD) == NPBLU_ERROR_ARGUMENT &&
+            strstr(npblu_error_message(NULL), "npblu_create: handle is a null pointer") != NULL,
+        "npblu_create(NULL, ...)");
   npblu_balancer* b = NULL;
   char message[256] = "";
   check(npblu_balancer_create_f(&b, (MPI_Fint)123456, 20, NULL, NULL, NULL, message, sizeof message) !=

@@ -19,6 +19,9 @@ program fortran_disagree
 
   call npblu_create(bad, 123456, status)               ! not a communicator: a status, not an abort
   call expect(status /= NPBLU_OK, 'npblu_create with an invalid communicator')
+  call npblu_error_message(bad, message)               ! no handle: the failed create's message
+  call expect(index(message, 'npblu_create: the communicator is not a valid MPI communicator') == 1, &
+              'the failed create''s message')
 
   call npblu_create(lu, MPI_COMM_WORLD, ierr)
   call npblu_set_report(lu, .false., ierr)

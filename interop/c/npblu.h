@@ -133,7 +133,8 @@ NPBLU_API int npblu_set_field(npblu_solver* handle, const double* u, int64_t cou
  * current field, or else of the last npblu_run's final one. */
 NPBLU_API int npblu_field_checksum(npblu_solver* handle, char* buf, int length);
 
-/* The message of the last error on this handle ("" if none). */
+/* The message of the last error on this handle ("" if none). With NULL: the message of this thread's
+ * last failed npblu_create (which leaves no handle), "null handle" if none failed. */
 NPBLU_API const char* npblu_error_message(const npblu_solver* handle);
 /* The same copied into buf (NUL-terminated, truncated to length); for Fortran. */
 NPBLU_API int npblu_copy_error_message(const npblu_solver* handle, char* buf, int length);

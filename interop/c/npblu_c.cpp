@@ -82,19 +82,33 @@ int npblu_version(int* major, int* minor, int* patch) {
   return NPBLU_OK;
 }
 
+namespace {
+// A failed npblu_create has no handle to hold its message: this thread's
+// last one is what npblu_error_message(NULL) gives.
+thread_local std::string create_error = "null handle";
+
+int create_failed(int status, std::string message) {
+  create_error = "npblu_create: " + std::move(message);
+  return status;
+}
+}  // namespace
+
 int npblu_create(npblu_solver** handle, MPI_Comm comm) {
-  if (!handle) return NPBLU_ERROR_ARGUMENT;
+  if (!handle)
+    return create_failed(NPBLU_ERROR_ARGUMENT, "handle is a null pointer (where the new handle goes)");
   *handle = nullptr;
   // An invalid communicator gives a status, never an abort.
-  if (!npblu::c_api::creation_problem(comm).empty()) return NPBLU_ERROR_ARGUMENT;
+  if (const std::string problem = npblu::c_api::creation_problem(comm); !problem.empty())
+    return create_failed(NPBLU_ERROR_ARGUMENT, problem);
   try {
     auto h = std::make_unique<npblu_solver>();
     h->comm = npblu::Communicator::duplicate(comm);
     *handle = h.release();
     return NPBLU_OK;
   } catch (...) {
-    std::string ignored;  // (no handle to hold the message)
-    return npblu::c_api::status_of_current_exception(ignored);
+    std::string message;
+    const int status = npblu::c_api::status_of_current_exception(message);
+    return create_failed(status, message);
   }
 }
 
@@ -206,7 +220,7 @@ int npblu_columns(const npblu_solver* h, int* begin, int* end) {
   });
 }
 
-const char* npblu_error_message(const npblu_solver* h) { return h ? h->error.c_str() : "null handle"; }
+const char* npblu_error_message(const npblu_solver* h) { return h ? h->error.c_str() : create_error.c_str(); }
 
 int npblu_copy_error_message(const npblu_solver* h, char* buf, int length) {
   if (!buf || length < 1) return NPBLU_ERROR_ARGUMENT;

@@ -24,12 +24,11 @@ subroutine lurun(cls, icomm, time, iverif, ierr)
   iverif = 0
   call npblu_create(solver, icomm, ierr)
   if (ierr /= NPBLU_OK) then
-    ! No handle holds a message: said here, by rank 0 of MPI_COMM_WORLD (ICOMM may be no communicator).
+    ! No handle: the failed create's message (npblu_error_message of the null solver), said here by rank 0
+    ! of MPI_COMM_WORLD (ICOMM may be no communicator).
+    call npblu_error_message(solver, message)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ignore)
-    if (rank == 0 .and. ierr == NPBLU_ERROR_ARGUMENT) write (0, '(a,i0,a)') 'LURUN: ICOMM ', icomm, &
-      ' is not a valid MPI communicator (npblu_create refused it)'
-    if (rank == 0 .and. ierr /= NPBLU_ERROR_ARGUMENT) write (0, '(a,a)') 'LURUN: npblu_create failed: ', &
-      trim(npblu_status_string(ierr))
+    if (rank == 0) write (0, '(a,i0,a,a)') 'LURUN: ICOMM ', icomm, ': ', trim(message)
     return
   end if
   call npblu_set_report(solver, .false., ierr)
