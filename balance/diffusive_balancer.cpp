@@ -241,29 +241,31 @@ bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstim
 std::vector<int> DiffusiveBalancer::step_toward(const std::vector<int>& widths,
                                                 const std::vector<int>& target) const {
   // One fraction of the way for every cut: neighbouring boundaries never
-  // step by different fractions.
+  // step by different fractions. A cut not at its target moves at least one
+  // column (a small damping moves one column a step; it once jumped to the
+  // target whenever the fraction rounded to no column, doing the opposite of
+  // what was asked).
   std::vector<int> next(widths.size());
   int cut = 0, target_cut = 0, previous_cut = 0;
-  bool moved = false;
   for (std::size_t r = 0; r + 1 < widths.size(); ++r) {
     cut += widths[r];
     target_cut += target[r];
-    const int new_cut = cut + static_cast<int>(std::lround(settings_.damping * (target_cut - cut)));
-    moved = moved || new_cut != cut;
+    const int distance = target_cut - cut;
+    const long step = std::max(1L, std::lround(settings_.damping * std::abs(distance)));
+    const int new_cut = distance == 0 ? cut : cut + static_cast<int>(distance > 0 ? step : -step);
     next[r] = new_cut - previous_cut;
     previous_cut = new_cut;
   }
   next.back() = target_cut + target.back() - previous_cut;
   // Rounding can squeeze a stripe below the minimum or past its maximum
   // (both stripes are within them, so a fraction of the way is, but for
-  // rounding), and a step too small to move a whole column is no step: then
-  // the target itself.
+  // rounding): then the target itself.
   bool outside = false;
   for (std::size_t r = 0; r < next.size(); ++r) {
     const bool too_wide = !max_widths_.empty() && next[r] > max_widths_[r];
     outside = outside || next[r] < settings_.min_width || too_wide;
   }
-  return outside || !moved ? target : next;
+  return outside ? target : next;
 }
 
 void DiffusiveBalancer::set_share_pools(std::vector<int> pools, int ranks) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "balance/parse_number.hpp"
+#include "lu/mpi/messages.hpp"
 #include "lu/wall_clock.hpp"
 
 namespace npblu {
@@ -101,8 +102,8 @@ void SpeedSchedule::check_ranks(int ranks) const {
   if (!active()) return;
   const auto given = segments_.front().speeds.size();
   if (static_cast<int>(given) != ranks) {
-    throw std::invalid_argument("--emulate-speeds " + quoted(spec_) + " gives " + std::to_string(given) +
-                                " speeds but the run has " + std::to_string(ranks) + " ranks");
+    throw std::invalid_argument("--emulate-speeds " + quoted(spec_) + " gives " +
+                                counted(long(given), "speed") + " but the run has " + counted(ranks, "rank"));
   }
 }
 

@@ -58,8 +58,8 @@ std::string seconds_text(double seconds) {
 void print_summary(const SimConfig& c, const SimResult& r, double wall) {
   std::string spec = c.speeds.spec();
   if (spec.size() > 60) spec = spec.substr(0, 57) + "...";
-  std::printf("lu-sim: %d ranks, grid %dx%dx%d, %s, balance %s%s%s\n", c.ranks, c.grid.nx, c.grid.ny,
-              c.grid.nz, counted(c.iterations, "iteration").c_str(), mode_name(c.balance),
+  std::printf("lu-sim: %s, grid %dx%dx%d, %s, balance %s%s%s\n", counted(c.ranks, "rank").c_str(), c.grid.nx,
+              c.grid.ny, c.grid.nz, counted(c.iterations, "iteration").c_str(), mode_name(c.balance),
               c.speeds.active() ? ", speeds " : "", spec.c_str());
   if (!c.cores.empty()) {
     std::string cores;
@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
       std::cout << cl.help;
       return 0;
     }
+    for (const std::string& w : cl.warnings) std::fprintf(stderr, "lu-sim: warning: %s\n", w.c_str());
     std::string command_line;
     for (int i = 0; i < argc; ++i) {
       if (i > 0) command_line += ' ';

@@ -71,8 +71,9 @@ RunIdentity run_identity(const SimConfig& c, const std::string& class_name, cons
   } catch (const std::invalid_argument&) {
     id.column_widths = c.columns;  // simulate() refuses them, naming the problem
   }
-  id.weight_source = "model";
-  id.weights.assign(c.ranks, 1.0);
+  StartingWeights placed = starting_weights(c);
+  id.weight_source = std::move(placed.source);
+  id.weights = std::move(placed.weights);
   id.balance = mode_name(c.balance);
   id.balance_every = c.settings.every;
   id.balance_threshold = c.settings.threshold;

@@ -218,8 +218,8 @@ void check_core_speeds(const SimConfig& c) {
   const int modelled =
       nodes > 0 ? nodes * c.unpinned.node_cores : *std::max_element(cores.begin(), cores.end()) + 1;
   if (static_cast<int>(c.core_speeds.size()) != modelled)
-    throw UsageError("--core-speeds gives " + std::to_string(c.core_speeds.size()) + " speeds for " +
-                     std::to_string(modelled) + " cores");
+    throw UsageError("--core-speeds gives " + counted(long(c.core_speeds.size()), "speed") + " for " +
+                     counted(modelled, "core"));
   for (const double s : c.core_speeds)
     if (!(s >= kMinCoreSpeed && s <= kMaxCoreSpeed))
       throw UsageError("--core-speeds: a speed must be in [0.001, 1000], got " + number_text(s));
@@ -229,25 +229,16 @@ constexpr double kMinClockStep = 1e-6;
 
 // What only the whole command line can tell: ranks against the grid, stripes
 // against ranks, settings that could never take effect.
-void check_model(const SimConfig& c) {
+void check_model(const SimConfig& c, const RunConfig& shared) {
   if (c.ranks < 1) throw UsageError("--ranks must be at least 1, got " + std::to_string(c.ranks));
-  check_column_fits_a_message(c.grid);  // as lu refuses it (the model counts a column's points in an int)
-  if (c.ranks > Partition::max_ranks(c.grid.interior_columns()))
-    throw UsageError("too many ranks: " + std::to_string(c.ranks) + " ranks cannot split " +
-                     std::to_string(c.grid.ny - 2) + " interior columns with at least " +
-                     std::to_string(kMinimumColumnWidth) + " each");
-  if (!c.columns.empty()) {
-    if (c.balance == BalanceMode::off || c.balance == BalanceMode::best)
-      throw UsageError("--columns needs --balance static or diffusive");
-    if (static_cast<int>(c.columns.size()) != c.ranks)
-      throw UsageError("--columns gives " + std::to_string(c.columns.size()) + " widths for " +
-                       std::to_string(c.ranks) + " ranks");
-    try {
-      (void)Partition::from_widths(c.grid.interior_columns(), c.columns);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--columns: ") + e.what());
-    }
-  }
+  // lu's own checks of the rank count (run_config.hpp): a column fits a message, not too many ranks,
+  // --columns one width per rank tiling the interior; the same messages.
+  Problem problem;
+  problem.grid = c.grid;
+  problem.iterations = c.iterations;
+  validate_for_ranks(shared, problem, c.ranks);
+  if (!c.columns.empty() && (c.balance == BalanceMode::off || c.balance == BalanceMode::best))
+    throw UsageError("--columns needs --balance static or diffusive");
   if (!c.cores.empty()) {
     if (static_cast<int>(c.cores.size()) != c.ranks)
       throw UsageError("--cores gives " + std::to_string(c.cores.size()) + " cores for " +
@@ -288,10 +279,6 @@ void check_model(const SimConfig& c) {
                      std::to_string(c.speeds.segments().back().from_iteration) +
                      " starts after the last iteration (" + std::to_string(c.iterations) +
                      "): it would never take effect");
-  if (c.balance == BalanceMode::diffusive && c.settings.every > c.iterations)
-    throw UsageError("--balance-every " + std::to_string(c.settings.every) +
-                     " is beyond the last iteration (" + std::to_string(c.iterations) +
-                     "): the balancer would never run");
 }
 
 // Values the parse collected as text, converted and set on the config.
@@ -356,12 +343,19 @@ constexpr ModelModeOption kModelModeOptions[] = {
 
 // lu's rows for the options both programs have, the model's modes mapped to
 // lu's (only diffusive balances; best is the oracle), then the model's own.
-void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, const SimCommandLine& out) {
+// Then lu's checks of settings that could have no effect (a given --balance-every
+// beyond the run: refused; the default one: lu's warning, in `out.warnings`).
+void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, SimCommandLine& out) {
   shared.balance.mode = balancing(out) ? npblu::BalanceMode::diffusive : npblu::BalanceMode::off;
   refuse_options_outside_their_mode(shared);
   for (const ModelModeOption& m : kModelModeOptions)
     if (app.count(m.option) && !m.applies(out))
       throw UsageError(std::string(m.option) + " only applies with " + m.needs);
+  Problem problem;
+  problem.grid = out.config.grid;
+  problem.iterations = out.config.iterations;
+  check_effect(shared, problem, 0);
+  out.warnings = effect_warnings(shared, problem, 0);
 }
 
 // The model keeps every rank's record of every iteration (the history its
@@ -429,7 +423,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   const RunConfig rc = lu_options.config(app);
   set_problem(out, rc.problem);
   convert_model_options(app, text, rc, out);
-  check_model(out.config);
+  check_model(out.config, rc);
   refuse_settings_without_effect(app, rc, out);
   check_starting_stripes(out.config);
   check_model_memory(out.config);

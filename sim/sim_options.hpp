@@ -6,6 +6,7 @@
 // The model's own options (ranks, speeds with @FILE, noise, costs, the price of
 // a step, the "best" partition) are declared here.
 #include <string>
+#include <vector>
 
 #include "sim/simulation.hpp"
 
@@ -16,7 +17,8 @@ struct SimCommandLine {
   std::string class_name;  // the class run as tabulated (the identity's); "" for a custom problem
   std::string json_path, trace_path;
   bool history = false, trace_overwrite = false, quiet = false;
-  std::string help;  // non-empty: --help or --version was given; print it and exit 0
+  std::string help;                   // non-empty: --help or --version was given; print it and exit 0
+  std::vector<std::string> warnings;  // lu's effect_warnings for the shared options ("lu-sim: warning: ...")
 };
 
 /// Throws UsageError naming the option and the value on any problem.

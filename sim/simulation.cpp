@@ -49,6 +49,14 @@ Partition starting_partition(const SimConfig& c) {
   return Partition::from_weights(interior, true_speeds(c, speeds_at(c, 1)));  // fixed, best: exact weights
 }
 
+StartingWeights starting_weights(const SimConfig& c) {
+  const std::vector<double> equal(c.ranks, 1.0);
+  if (c.balance == BalanceMode::off) return {"equal", equal};
+  if (!c.columns.empty()) return {"explicit --columns", equal};
+  if (c.balance == BalanceMode::diffusive) return {"equal", equal};
+  return {"true speeds", true_speeds(c, speeds_at(c, 1))};
+}
+
 std::vector<int> starting_cores(const SimConfig& c) {
   if (c.unpinned.node_ranks <= 0) return c.cores;
   std::vector<int> cores(c.ranks);

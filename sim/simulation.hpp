@@ -94,6 +94,14 @@ SimResult simulate(const SimConfig& config);
 
 /// The stripes a modelled run starts on (throws std::invalid_argument on bad widths).
 Partition starting_partition(const SimConfig& config);
+/// What starting_partition placed the stripes from, as the reports' weight_source and weights name it:
+/// "equal", "explicit --columns", or "true speeds" (static and best: each rank's speed at iteration 1,
+/// its core's included) with those speeds.
+struct StartingWeights {
+  std::string source;
+  std::vector<double> weights;
+};
+StartingWeights starting_weights(const SimConfig& config);
 
 /// The core each rank starts on: `cores`, or the unpinned nodes' starting
 /// places (cores numbered node by node); empty: a core each.

@@ -46,6 +46,23 @@ TEST(DiffusiveBalancer, OneStepToTheBestSplitThenStays) {
   }
 }
 
+TEST(DiffusiveBalancer, SmallDampingMovesOneColumnAStep) {
+  // 12 columns from the best split at damping 0.04: one column a step, never
+  // the whole way at once (a fraction that rounded to no column once jumped to the target).
+  DiffusiveBalancer b(settings(0.0, 0.04));
+  Partition p = Partition::equal({1, 63}, 2);
+  const std::vector<double> cost{1.0, 2.25};
+  int steps = 0;
+  for (int window = 0; window < 40 && p.widths()[0] != 43; ++window) {
+    const auto d = b.decide(p, window_for(p, cost), {0.0, 200.0});
+    EXPECT_LE(d.moved_columns, 1) << "window " << window;
+    steps += d.moved_columns;
+    p = d.partition;
+  }
+  EXPECT_EQ(p.widths(), (std::vector<int>{43, 19}));
+  EXPECT_EQ(steps, 12);
+}
+
 TEST(DiffusiveBalancer, NoRankHandedMoreThanItsMaximumWidth) {
   // Rank 0 is fast and would take 43 of 62 columns, but its memory holds
   // 36: the step stops there (the best split under the limit), half steps

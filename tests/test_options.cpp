@@ -163,6 +163,10 @@ TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
     EXPECT_EQ(lu, sim) << "lu and lu-sim differ on " << args.back();
   }
   EXPECT_EQ(sim_error_of({"S", "--balance", "diffusive", "--balance-every", "5"}), "");  // good values taken
+  // lu refuses this at the run's start (check_effect, run_config.hpp): lu-sim calls the same check.
+  EXPECT_EQ(sim_error_of({"S", "--balance", "diffusive", "--balance-every", "51"}),
+            "--balance-every 51 is beyond the last iteration (50 iterations, 50 to run): the balancer would "
+            "never run");
 }
 
 // lu-sim's own options are not lu's: lu refuses them, naming them.
@@ -200,7 +204,7 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
       {{"S", "--cores", "0,1", "--cores", "1"}, "--cores"},
       {{"S", "--cores", "0,,1"}, "--cores '0,,1' is not a comma-separated list of integers"},
       {{"S", "--max-columns", "6,"}, "--max-columns '6,' is not a comma-separated list of integers"},
-      {{"S", "--cores", "0,0", "--core-speeds", "1,0.5"}, "--core-speeds gives 2 speeds for 1 cores"},
+      {{"S", "--cores", "0,0", "--core-speeds", "1,0.5"}, "--core-speeds gives 2 speeds for 1 core"},
       {{"S", "--balance", "sideways"}, "expected off, static, diffusive or best"},
       {{"S", "--iterations", "2000000000"},
        "2 ranks x 2000000000 iterations x 12 planes: the model needs about 320000 MB"},
@@ -233,7 +237,7 @@ TEST(Options, LuSimSpeedsFileNamesTheLine) {
       {"@5\n1\n0.5\n", "line 1: the initial speeds must come before '@5'"},
       {"1\n1\n@5\n", "line 3: no speeds between @5 and the end"},
       {"1\n1\n@5\n@6\n1\n1\n", "line 4: no speeds between @5 and '@6'"},
-      {"1\n1\n@5\n1\n@3\n1\n", "line 4: the segment starting there gives 1 speeds but the run has 2 ranks"},
+      {"1\n1\n@5\n1\n@3\n1\n", "line 4: the segment starting there gives 1 speed but the run has 2 ranks"},
       {"# two ranks\n1\n1\n1\n", "line 2: the segment starting there gives 3 speeds"},
       {"1\n1\n@5\n1\n0\n", "line 5: speed '0' is outside [0.01, 1]"},
       {"1\n1\n@x5\n1\n1\n", "line 3: '@x5': expected @ITERATION, a whole number after 1"},

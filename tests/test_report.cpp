@@ -160,7 +160,7 @@ TEST(Report, SaysHowEachRankWaited) {
   EXPECT_NE(text.find("waited by"), std::string::npos) << text;
   // 99.5% is "sleep 99%", not "sleep 100%": a mixed record never reads as a pure one.
   for (const char* row :
-       {"auto/own-cores on 2 ranks sleep on 1 rank", "  spin\n", "  sleep\n", "  sleep 99%\n"})
+       {"auto/own-cores on 2 ranks, sleep on 1 rank", "  spin\n", "  sleep\n", "  sleep 99%\n"})
     EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
   const auto j = to_json(r);
   EXPECT_EQ(j.at("waits"), (std::vector<std::string>{"auto/own-cores", "sleep", "auto/own-cores"}));

@@ -77,7 +77,8 @@ std::string waits_line(const std::vector<std::string>& waits) {
       ++it->second;
   }
   std::string s = " Waiting for messages (--wait):";
-  for (const auto& [policy, ranks] : counts) s += fmt::format(" {} on {}", policy, counted(ranks, "rank"));
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    s += fmt::format("{} {} on {}", i > 0 ? "," : "", counts[i].first, counted(counts[i].second, "rank"));
   return counts.empty() ? "" : s + "\n";
 }
 
@@ -108,11 +109,15 @@ std::string balancer_line(const RunReport& r) {
     const int n = h.iterations();
     const int k = std::max(1, std::min(r.run.balance_every, n));
     const auto iterations = [](int count) { return counted(count, "iteration"); };
+    // The moves' own time (each logged step's price, the slowest rank's), and the balancer's whole phase:
+    // every decision's gather and arithmetic besides.
+    double moves = 0.0;
+    for (const DecisionRecord& d : r.decisions) moves += d.price_paid;
     s += fmt::format(
-        " (every {}): {} moved {} in {:.4f} s; imbalance {:.4f} over the first {}, {:.4f} over "
-        "the last {}; bottleneck / best {} and {}",
+        " (every {}): {} moved {}, the moves {:.4f} s of the balancer's {:.4f} s; imbalance {:.4f} over the "
+        "first {}, {:.4f} over the last {}; bottleneck / best {} and {}",
         r.run.balance_every == 1 ? std::string("iteration") : iterations(r.run.balance_every),
-        counted(r.balance_steps, "step"), counted(r.moved_columns, "column"),
+        counted(r.balance_steps, "step"), counted(r.moved_columns, "column"), moves,
         r.phases[static_cast<int>(Phase::migration)].max, h.window_imbalance(0, k), iterations(k),
         h.window_imbalance(n - k, n), k, ratio_text(h.window_bottleneck_ratio(0, k, r.max_columns)),
         ratio_text(h.window_bottleneck_ratio(n - k, n, r.max_columns)));
@@ -136,8 +141,8 @@ std::string load_balance_section(const RunReport& r) {
   }
   s += fmt::format("   imbalance factor max/mean compute = {:.4f}\n", r.imbalance());
   s += fmt::format(
-      "   bottleneck / best whole-column partition = {} (at the speeds the ranks measured; 1: no "
-      "stripes could do better)\n",
+      "   bottleneck / best whole-column partition = {} (at the speeds the ranks measured; 1: no fixed "
+      "stripes could do better over the run, below 1 where the stripes moved with the speeds)\n",
       ratio_text(r.history.window_bottleneck_ratio(0, r.history.iterations(), r.max_columns)));
   // A rank that waited for its core (time-shared with other ranks or work) is measured slower the more
   // work its core's other ranks have: the best partition at such speeds is not one the stripes could reach.

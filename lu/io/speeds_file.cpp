@@ -34,8 +34,8 @@ std::string read_speed_file(const std::string& path, int ranks) {
                                            (next.empty() ? "the end" : quote_value(next))));
     if (count != ranks)
       throw UsageError(file + ", line " + std::to_string(segment_line) +
-                       ": the segment starting there gives " + std::to_string(count) +
-                       " speeds but the run has " + std::to_string(ranks) + " ranks");
+                       ": the segment starting there gives " + counted(count, "speed") + " but the run has " +
+                       counted(ranks, "rank"));
     spec += segment;
     segment.clear();
     count = 0;

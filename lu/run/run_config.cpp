@@ -170,7 +170,9 @@ const std::vector<Option>& options() {
          c.balance.diffusive.threshold = t;
        }},
       {{"balance-damping", "", false, "A",
-        "Fraction of the equalising shift applied per step, 0 < A <= 1 (default 1; --balance diffusive)"},
+        "Fraction of the way to the balanced stripes each cut moves per step, at least one column, 0 < A <= "
+        "1 "
+        "(default 1; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) {
          const double a = option_number(o, v);
          if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
@@ -458,18 +460,22 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
                      " starts after the last iteration (" + std::to_string(last) +
                      "): it would never take effect");
   }
-  if (given("balance-every") && config.balance.mode == BalanceMode::diffusive &&
-      config.balance.diffusive.every > last - iterations_done) {
-    throw UsageError("--balance-every " + std::to_string(config.balance.diffusive.every) +
-                     " is beyond the last iteration (" + std::to_string(last) + " iterations, " +
-                     std::to_string(last - iterations_done) + " to run): the balancer would never run");
+  // (A step follows iterations before the last one only: after the last, nothing is left to balance.)
+  const int every_given = config.balance.diffusive.every, left = last - iterations_done;
+  if (given("balance-every") && config.balance.mode == BalanceMode::diffusive && every_given >= left) {
+    throw UsageError("--balance-every " + std::to_string(every_given) +
+                     (every_given > left
+                          ? " is beyond the last iteration ("
+                          : " reaches only the last iteration, after which no step is taken (") +
+                     std::to_string(last) + " iterations, " + std::to_string(left) +
+                     " to run): the balancer would never run");
   }
 }
 
 std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
                                          int iterations_done) {
   const int left = problem.iterations - iterations_done, every = config.balance.diffusive.every;
-  if (problem.iterations <= 0 || config.balance.mode != BalanceMode::diffusive || every <= left) return {};
+  if (problem.iterations <= 0 || config.balance.mode != BalanceMode::diffusive || every < left) return {};
   return {"--balance diffusive balances every " + counted(every, "iteration") + " (--balance-every) and " +
           counted(left, "iteration") + (left == 1 ? " is" : " are") +
           " left to run: no balancing step will be taken"};
