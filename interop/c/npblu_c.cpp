@@ -33,8 +33,8 @@ std::string config_arguments(const npblu::RunConfig& c) {
   t.add("memory-check", int(c.placement.check_memory));
   t.add("balance", to_string(c.balance.mode)), t.add("balance-every", c.balance.diffusive.every);
   t.add("balance-threshold", c.balance.diffusive.threshold);
-  t.add("balance-damping", c.balance.diffusive.damping),
-      t.add("balancer min_width", c.balance.diffusive.min_width);
+  t.add("balance-damping", c.balance.diffusive.damping);
+  t.add("balancer min_width", c.balance.diffusive.min_width);
   t.add("balancer persistence", c.balance.diffusive.persistence);
   t.add("emulate-speeds", c.emulation.spec()), t.add("emulate-speeds", int(c.emulation_file.empty()));
   t.add("wait", to_string(c.pipeline.wait)), t.add("planes-per-message", c.pipeline.planes_per_message);

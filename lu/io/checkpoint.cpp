@@ -163,16 +163,19 @@ std::string check_checkpoint_path(const fs::path& path, std::string_view option)
 
 std::string check_other_runs_checkpoint(const fs::path& path, const fs::path& restart, bool overwrite) {
   std::error_code ec;
-  if (overwrite || !fs::exists(path, ec) || !is_npblu_checkpoint(path)) return {};
+  if (overwrite || !fs::exists(path, ec)) return {};
   if (!restart.empty() && fs::equivalent(path, restart, ec))
     return {};  // continued, then replaced as it goes
-  std::string holds = "holds an npblu checkpoint";
-  try {
+  std::string holds;
+  try {  // (one open when it is a readable checkpoint, as it mostly is)
     const CheckpointHeader h = CheckpointReader(path).header();
     holds = "holds a checkpoint of class " + h.run.problem_class + " at iteration " +
             std::to_string(h.iteration) + " of " + std::to_string(h.run.iterations);
   } catch (const std::exception&) {
-    // (unreadable: still a checkpoint by its format attribute, and still not replaced)
+    // Unreadable: a checkpoint by its format attribute is still not replaced; anything else is
+    // check_checkpoint_path's concern.
+    if (!is_npblu_checkpoint(path)) return {};
+    holds = "holds an npblu checkpoint";
   }
   const std::string name = quote_value(path.string());
   return "--checkpoint " + name + ": " + holds + ", which this run does not continue: give --restart " +

@@ -129,12 +129,9 @@ void CheckpointWriter::commit(const std::string& field_checksum) {
 }
 
 bool is_npblu_checkpoint(const std::filesystem::path& path) {
-  hdf5::QuietErrors quiet;
-  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return false;
-  const Id open(file, H5Fclose);
-  return H5Aexists(file, "format_version") > 0;
+  hdf5::QuietErrors quiet;  // (its queries too; the file closes before it ends)
+  const Id file = hdf5::open_if_hdf5(path);
+  return file >= 0 && H5Aexists(file, "format_version") > 0;
 }
 
 struct CheckpointReader::Handles {

@@ -75,6 +75,15 @@ class QuietErrors {
   void* data_ = nullptr;
 };
 
+/// `path` opened read-only when it is an HDF5 file that opens, else an empty
+/// Id (negative): what the "is it one of ours?" tests start from, without an
+/// error stack.
+inline Id open_if_hdf5(const std::filesystem::path& path) {
+  QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) return {};
+  return Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+}
+
 inline void string_attribute(hid_t obj, const char* name, const std::string& value) {
   Id type(check_id(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
   check(H5Tset_size(type, value.size() + 1), "string size");  // with its terminator

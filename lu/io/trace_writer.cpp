@@ -64,12 +64,9 @@ std::optional<int> trace_fault_injection_iteration() {
 }
 
 bool is_partition_trace(const std::filesystem::path& path) {
-  hdf5::QuietErrors quiet;
-  if (H5Fis_hdf5(path.c_str()) <= 0) return false;
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return false;
-  const Id open(file, H5Fclose);
-  return H5Lexists(file, "iterations", H5P_DEFAULT) > 0 &&
+  hdf5::QuietErrors quiet;  // (its queries too; the file closes before it ends)
+  const Id file = hdf5::open_if_hdf5(path);
+  return file >= 0 && H5Lexists(file, "iterations", H5P_DEFAULT) > 0 &&
          H5Lexists(file, "iterations/iteration", H5P_DEFAULT) > 0 && H5Aexists(file, "format_version") <= 0;
 }
 
@@ -94,8 +91,8 @@ TraceWriter::TraceWriter(const std::string& path, bool overwrite, const RunIdent
     file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0) {
       const std::string reason = hdf5::system_reason();
-      std::filesystem::remove(
-          path_, ec);  // (EXCL: a file there now is the one this call began, e.g. on a full disk)
+      // (EXCL: a file there now is the one this call began, e.g. on a full disk)
+      std::filesystem::remove(path_, ec);
       throw std::runtime_error("cannot create the trace file '" + path + "'" + reason);
     }
   }

@@ -170,9 +170,8 @@ const std::vector<Option>& options() {
          c.balance.diffusive.threshold = t;
        }},
       {{"balance-damping", "", false, "A",
-        "Fraction of the way to the balanced stripes each cut moves per step, at least one column, 0 < A <= "
-        "1 "
-        "(default 1; --balance diffusive)"},
+        "Fraction of the way to the balanced stripes each cut moves per step, at least one column, "
+        "0 < A <= 1 (default 1; --balance diffusive)"},
        [](RunConfig& c, auto o, auto v) {
          const double a = option_number(o, v);
          if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
@@ -432,6 +431,17 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
   parsed_by("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
 }
 
+namespace {
+// Whether a diffusive balancer has no step to take in the iterations left: a
+// step follows iterations before the last one only (after the last, nothing
+// is left to balance). check_effect refuses a given cadence, effect_warnings
+// warns about the default one.
+bool balancer_never_steps(const RunConfig& config, const Problem& problem, int iterations_done) {
+  return problem.iterations > 0 && config.balance.mode == BalanceMode::diffusive &&
+         config.balance.diffusive.every >= problem.iterations - iterations_done;
+}
+}  // namespace
+
 void check_effect(const RunConfig& config, const Problem& problem, int iterations_done) {
   const int last = problem.iterations;
   if (last <= 0) return;  // the problem comes from a checkpoint: checked once it is read
@@ -460,9 +470,8 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
                      " starts after the last iteration (" + std::to_string(last) +
                      "): it would never take effect");
   }
-  // (A step follows iterations before the last one only: after the last, nothing is left to balance.)
   const int every_given = config.balance.diffusive.every, left = last - iterations_done;
-  if (given("balance-every") && config.balance.mode == BalanceMode::diffusive && every_given >= left) {
+  if (given("balance-every") && balancer_never_steps(config, problem, iterations_done)) {
     throw UsageError("--balance-every " + std::to_string(every_given) +
                      (every_given > left
                           ? " is beyond the last iteration ("
@@ -475,7 +484,7 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
 std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
                                          int iterations_done) {
   const int left = problem.iterations - iterations_done, every = config.balance.diffusive.every;
-  if (problem.iterations <= 0 || config.balance.mode != BalanceMode::diffusive || every < left) return {};
+  if (!balancer_never_steps(config, problem, iterations_done)) return {};
   return {"--balance diffusive balances every " + counted(every, "iteration") + " (--balance-every) and " +
           counted(left, "iteration") + (left == 1 ? " is" : " are") +
           " left to run: no balancing step will be taken"};
