@@ -82,11 +82,12 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
     std::printf("\n");
   }
   if (!c.share_pools) std::printf("share pools off: every rank read at its own core share\n");
-  std::printf(
-      "modelled time %s s (%s s per iteration), balancing steps %d, boundary crossings %d, "
-      "columns migrated %d\n",
-      seconds_text(r.time).c_str(), seconds_text(r.time / c.iterations).c_str(), r.steps, r.moved_columns,
-      r.migrated_columns);
+  // lu's words (its report's "N steps moved M columns"): a column crossing two boundaries counts twice;
+  // the JSON's migrated_columns counts it once, as migration sends it.
+  std::printf("modelled time %s s (%s s per iteration), %s moved %s (%s changed owner)\n",
+              seconds_text(r.time).c_str(), seconds_text(r.time / c.iterations).c_str(),
+              counted(r.steps, "balancing step").c_str(), counted(r.moved_columns, "column").c_str(),
+              counted(r.migrated_columns, "column").c_str());
   const int window = std::min(c.settings.every, c.iterations);  // a short run has fewer
   std::printf("imbalance (compute max/mean) first %s %.3f, last %d %.3f; model ran in %.3f s\n",
               counted(window, "iteration").c_str(), r.history.window_imbalance(0, window), window,

@@ -238,7 +238,11 @@ void check_model(const SimConfig& c, const RunConfig& shared) {
   problem.iterations = c.iterations;
   validate_for_ranks(shared, problem, c.ranks);
   if (!c.columns.empty() && (c.balance == BalanceMode::off || c.balance == BalanceMode::best))
-    throw UsageError("--columns needs --balance static or diffusive");
+    throw UsageError(
+        c.balance == BalanceMode::off
+            ? "--balance off uses equal stripes: drop --columns or use --balance static"
+            : "--balance best places the best stripes for the true speeds: drop --columns or use "
+              "--balance static");
   if (!c.cores.empty()) {
     if (static_cast<int>(c.cores.size()) != c.ranks)
       throw UsageError("--cores gives " + std::to_string(c.cores.size()) + " cores for " +
@@ -355,7 +359,7 @@ void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, SimCo
   problem.grid = out.config.grid;
   problem.iterations = out.config.iterations;
   check_effect(shared, problem, 0);
-  out.warnings = effect_warnings(shared, problem, 0);
+  out.warnings = effect_warnings(shared, problem, 0, out.config.ranks);
 }
 
 // The model keeps every rank's record of every iteration (the history its

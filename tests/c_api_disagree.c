@@ -315,7 +315,7 @@ int main(int argc, char** argv) {
         "rank 1 passed other arguments than rank 0: balance is 'diffusive' on rank 0 and 'static' on rank 1");
   else if (!strcmp(c, "columns_differ"))
     start_config(columns_differ,
-                 "rank 1 passed other arguments than rank 0: columns is '5' on rank 0 and '4' on rank 1");
+                 "rank 1 passed other arguments than rank 0: columns is '5,5' on rank 0 and '4,6' on rank 1");
   else if (!strcmp(c, "result_buffers_one_rank"))
     result_buffers_one_rank();
   else if (!strcmp(c, "set_field_rank0_only"))

@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from best_partition import quality  # noqa: E402
+from best_partition import best_bottleneck, quality  # noqa: E402
 from decision_log import check_decisions  # noqa: E402
 
 
@@ -67,6 +67,20 @@ def check_predictions(report, q, tolerance=0.05):
                 fail(f"step after iteration {it}: predicted ratio {key} {predicted:.4f}, true {true:.4f}")
 
 
+def check_whole_run_ratio(report):
+    """The JSON's whole-run bottleneck_ratio is lu's: each rank's compute over its column-iterations is
+    its measured cost a column; the slowest rank's compute over the iterations times the best partition's
+    bottleneck at those costs (recomputed here with best_partition, not balance/)."""
+    h, n = report["history"], len(report["history"]["compute_s"])
+    w = widths(report)
+    compute = [sum(row[r] for row in h["compute_s"]) for r in range(report["ranks"])]
+    column_iterations = [sum(row[r] for row in w) for r in range(report["ranks"])]
+    speeds = [c_i / c for c, c_i in zip(compute, column_iterations)]
+    expected = max(compute) / (n * best_bottleneck(sum(w[-1]), speeds))
+    if abs(report["bottleneck_ratio"] / expected - 1) > 1e-9:
+        fail(f"bottleneck_ratio {report['bottleneck_ratio']} is not the whole run's {expected}")
+
+
 def first_move(report):
     moves = report["balance_moves"]
     return min(m["iteration"] for m in moves) if moves else None
@@ -76,6 +90,7 @@ def strong(sim):
     r = simulate(sim, ["-P", "2", "W", "--emulate-speeds", "1,0.444", "--noise", "0.03", "--seed", "1"], "strong")
     w, q = widths(r), ratios(r)
     check_predictions(r, q)
+    check_whole_run_ratio(r)
     if w[-1][1] >= w[0][1] or any(w[i + 1][1] > w[i][1] for i in range(len(w) - 1)):
         fail(f"the slow rank took columns or gave none: {w[0]} -> {w[-1]}")
     settle = 3 * r["balance_every"]

@@ -167,6 +167,11 @@ TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
   EXPECT_EQ(sim_error_of({"S", "--balance", "diffusive", "--balance-every", "51"}),
             "--balance-every 51 is beyond the last iteration (50 iterations, 50 to run): the balancer would "
             "never run");
+  // Stripes given to a mode that places its own: lu's words (lu-sim has no --weights; best is the model's).
+  EXPECT_EQ(error_of({"S", "--balance", "off", "--columns", "5,5"}),
+            "--balance off uses equal stripes: drop --weights/--columns or use --balance static");
+  EXPECT_EQ(sim_error_of({"S", "--balance", "off", "--columns", "5,5"}),
+            "--balance off uses equal stripes: drop --columns or use --balance static");
 }
 
 // lu-sim's own options are not lu's: lu refuses them, naming them.
@@ -278,9 +283,9 @@ TEST(Options, LuSimColumnsWithoutBalanceAreStatic) {
   const auto cl = npblu::sim::parse_sim_command_line(6, argv);
   EXPECT_EQ(cl.config.balance, npblu::sim::BalanceMode::fixed);
   EXPECT_EQ(cl.config.columns, (std::vector<int>{2, 2, 6}));
-  EXPECT_NE(
-      sim_error_of({"S", "--columns", "5,5", "--balance", "off"}).find("--columns needs --balance static"),
-      std::string::npos);
+  EXPECT_EQ(
+      sim_error_of({"S", "--columns", "5,5", "--balance", "best"}),
+      "--balance best places the best stripes for the true speeds: drop --columns or use --balance static");
 }
 
 TEST(Options, LuSimClassWithSizeIsCustom) {

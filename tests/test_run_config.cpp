@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "lu/mpi/messages.hpp"
@@ -61,6 +62,57 @@ TEST(RunConfig, EveryOptionHasHelpAndIsSettable) {
     const std::string e = error_setting(c, o.name, o.flag ? "maybe" : "");
     EXPECT_TRUE(contains(e, "--" + std::string(o.name))) << o.name << ": " << e;
   }
+}
+
+// The C API refuses a run whose ranks set an option differently: each
+// option's agreed setting must follow its value (and only its own), and a
+// new option needs a sample here.
+TEST(RunConfig, EveryOptionsSettingIsAgreedOn) {
+  const std::map<std::string_view, std::string_view> sample{
+      {"class", "W"},
+      {"size", "12 13 14"},
+      {"iterations", "7"},
+      {"dt", "0.1"},
+      {"columns", "3,5"},
+      {"weights", "2,1"},
+      {"emulate-speeds", "1,0.5"},
+      {"calibration-iterations", "3"},
+      {"memory-check", "off"},
+      {"balance", "diffusive"},
+      {"balance-every", "7"},
+      {"balance-threshold", "0.25"},
+      {"balance-damping", "0.5"},
+      {"wait", "sleep"},
+      {"planes-per-message", "3"},
+      {"json", "r.json"},
+      {"trace", "t.h5"},
+      {"trace-overwrite", ""},
+      {"trace-flush", "3"},
+      {"checkpoint", "c.h5"},
+      {"checkpoint-every", "3"},
+      {"checkpoint-overwrite", ""},
+      {"restart", "c.h5"},
+      {"quiet", ""},
+      {"progress-interval", "2"},
+  };
+  const std::vector<OptionSetting> defaults = option_settings(RunConfig{});
+  ASSERT_EQ(defaults.size(), option_table().size());
+  for (const OptionInfo& o : option_table()) {
+    ASSERT_TRUE(sample.count(o.name)) << "no sample value for --" << o.name;
+    RunConfig c;
+    set_option(c, o.name, sample.at(o.name));
+    const std::vector<OptionSetting> settings = option_settings(c);
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      EXPECT_EQ(settings[i].name, option_table()[i].name);
+      EXPECT_EQ(settings[i].text != defaults[i].text, settings[i].name == o.name)
+          << "--" << o.name << " " << sample.at(o.name) << " changes the setting of --" << settings[i].name
+          << " to '" << settings[i].text << "'";
+    }
+  }
+  // Files are rank 0's: which file each rank names need not agree, whether one is given must.
+  RunConfig a, b;
+  set_option(a, "json", "rank0.json"), set_option(b, "json", "other.json");
+  EXPECT_EQ(option_settings(a), option_settings(b));
 }
 
 TEST(RunConfig, UnknownNameRefusedAtTheCallAndConfigUnchanged) {

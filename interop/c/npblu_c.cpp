@@ -18,33 +18,9 @@
 namespace npblu::c_api {
 
 std::string config_arguments(const npblu::RunConfig& c) {
-  // Named as the options that set them (npblu_set_option), so that a refusal names what differs.
+  // Every option of the table, named as npblu_set_option names it, so that a refusal names what differs.
   ArgumentText t;
-  const ProblemSpec& p = c.problem;
-  t.add("class", p.problem_class ? std::string(1, *p.problem_class) : std::string());
-  t.add("size", p.size ? p.size->nx : -1), t.add("size", p.size ? p.size->ny : -1);
-  t.add("size", p.size ? p.size->nz : -1);
-  t.add("iterations", p.iterations.value_or(-1)), t.add("dt", p.dt.value_or(-1.0));
-  t.add("weights", c.placement.weights.describe()), t.add("weights", c.placement.weights.file);
-  for (const double w : c.placement.weights.values) t.add("weights", w);
-  t.add("columns", int(c.placement.columns.size()));
-  for (const int w : c.placement.columns) t.add("columns", w);
-  t.add("calibration-iterations", c.placement.calibration_iterations);
-  t.add("memory-check", int(c.placement.check_memory));
-  t.add("balance", to_string(c.balance.mode)), t.add("balance-every", c.balance.diffusive.every);
-  t.add("balance-threshold", c.balance.diffusive.threshold);
-  t.add("balance-damping", c.balance.diffusive.damping);
-  t.add("balancer min_width", c.balance.diffusive.min_width);
-  t.add("balancer persistence", c.balance.diffusive.persistence);
-  t.add("emulate-speeds", c.emulation.spec()), t.add("emulate-speeds", int(c.emulation_file.empty()));
-  t.add("wait", to_string(c.pipeline.wait)), t.add("planes-per-message", c.pipeline.planes_per_message);
-  // Files are rank 0's (it alone reads and writes them): whether each is given must agree, not its name.
-  t.add("json", int(!c.output.json.empty())), t.add("trace", int(!c.output.trace.empty()));
-  t.add("trace-overwrite", int(c.output.trace_overwrite)), t.add("trace-flush", c.output.trace_flush_every);
-  t.add("quiet", int(c.output.quiet)), t.add("progress-interval", c.output.progress_interval);
-  t.add("checkpoint", int(!c.checkpoint.path.empty())), t.add("checkpoint-every", c.checkpoint.every);
-  t.add("checkpoint-overwrite", int(c.checkpoint.overwrite));
-  t.add("restart", int(!c.checkpoint.restart.empty()));
+  for (const auto& setting : option_settings(c)) t.add(setting.name, setting.text);
   for (const auto& g : c.given) t.add("options given", g);
   return t.str();
 }

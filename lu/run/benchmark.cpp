@@ -215,7 +215,7 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
     state_->restarted_from = RestartOrigin{resolved.checkpoint.restart.string(), restart->iteration,
                                            int(restart->run.column_widths.size())};
   for (std::string& warning :
-       effect_warnings(resolved, state_->ctx.problem, restart ? restart->iteration : 0))
+       effect_warnings(resolved, state_->ctx.problem, restart ? restart->iteration : 0, state_->ctx.ranks))
     warnings.push_back(std::move(warning));
   for (const std::string& warning : warnings)
     if (state_->ctx.root()) std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;

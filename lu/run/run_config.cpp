@@ -1,228 +1,20 @@
 #include "lu/run/run_config.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <algorithm>
 #include <array>
-#include <cerrno>
+#include <cctype>
 #include <climits>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <fstream>
-#include <functional>
 #include <sstream>
 
-#include "balance/parse_number.hpp"
 #include "balance/partition.hpp"
 #include "lu/field.hpp"
-#include "lu/io/checkpoint.hpp"
-#include "lu/io/output_files.hpp"
-#include "lu/io/speeds_file.hpp"
 #include "lu/mpi/messages.hpp"
 
 namespace npblu {
 
 namespace {
-
-namespace fs = std::filesystem;
-
-[[noreturn]] void refuse(std::string_view option, const std::string& problem) {
-  throw UsageError("--" + std::string(option) + " " + problem);
-}
-
-std::string text_of(std::string_view value) { return std::string(value); }
-
-bool to_flag(std::string_view option, std::string_view value) {
-  std::string v(value);
-  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (v.empty() || v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  refuse(option,
-         quote_value(value) + " is not a flag value (expected nothing, 1/0, true/false, yes/no or on/off)");
-}
-
-int at_least(std::string_view option, int value, int minimum) {
-  if (value < minimum)
-    refuse(option, "must be at least " + std::to_string(minimum) + ", got " + std::to_string(value));
-  return value;
-}
-
-std::vector<int> to_int_list(std::string_view option, std::string_view value) {
-  auto values = parse_int_list(text_of(value));
-  if (!values) refuse(option, quote_value(value) + " is not a comma-separated list of integers");
-  return std::move(*values);
-}
-
-// Runs a parser from balance/ or lu/ (std::invalid_argument) as a UsageError
-// whose message names the option.
-template <class F>
-auto parsed_by(std::string_view option, F&& parse) {
-  try {
-    return parse();
-  } catch (const std::invalid_argument& e) {
-    const std::string what = one_line_message(e.what());
-    const std::string named = "--" + std::string(option);
-    throw UsageError(what.rfind(named, 0) == 0 ? what : named + ": " + what);
-  }
-}
-
-void set_size_text(RunConfig& c, std::string_view value) {
-  std::string text(value);
-  std::replace(text.begin(), text.end(), ',', ' ');
-  std::stringstream in(text);
-  std::array<std::string, 3> n;
-  std::string extra;
-  if (!(in >> n[0] >> n[1] >> n[2]) || (in >> extra)) refuse("size", quote_value(value) + " is not NX NY NZ");
-  set_size(c, {option_int("size", n[0]), option_int("size", n[1]), option_int("size", n[2])});
-}
-
-void set_balance(RunConfig& c, std::string_view value) {
-  if (value == "off")
-    c.balance.mode = BalanceMode::off;
-  else if (value == "static")
-    c.balance.mode = BalanceMode::static_stripes;
-  else if (value == "diffusive")
-    c.balance.mode = BalanceMode::diffusive;
-  else
-    refuse("balance", quote_value(value) + " is not a mode (expected off, static or diffusive)");
-}
-
-void set_path(std::string_view option, fs::path& path, std::string_view value) {
-  if (value.empty()) refuse(option, "needs a file name, got an empty one");
-  path = fs::path(text_of(value));
-}
-
-using Setter = std::function<void(RunConfig&, std::string_view option, std::string_view value)>;
-
-struct Option {
-  OptionInfo info;
-  Setter set;
-};
-
-// Every option, its help and its conversion: the one list both front ends use.
-const std::vector<Option>& options() {
-  static const std::vector<Option> table{
-      {{"class", "c", false, "CLASS", "Problem class: S W A B C D E F"},
-       [](RunConfig& c, auto o, auto v) {
-         if (v.size() != 1)
-           throw UsageError("--" + std::string(o) + ": unknown class " + quote_value(v) +
-                            " (expected one of S W A B C D E F)");
-         set_class(c, v[0]);
-       }},
-      {{"size", "", false, "NX NY NZ", "Custom grid (class U, unverified); needs --iterations and --dt"},
-       [](RunConfig& c, auto, auto v) { set_size_text(c, v); }},
-      {{"iterations", "", false, "N", "Number of SSOR iterations (overrides the class)"},
-       [](RunConfig& c, auto o, auto v) { set_iterations(c, option_int(o, v)); }},
-      {{"dt", "", false, "X", "Time step (overrides the class)"},
-       [](RunConfig& c, auto o, auto v) { set_dt(c, option_number(o, v)); }},
-      {{"columns", "", false, "W0,W1,...", "Column widths per rank, e.g. 3,5,2 (must sum to NY-2)"},
-       [](RunConfig& c, auto o, auto v) {
-         std::vector<int> widths = to_int_list(o, v);
-         for (std::size_t r = 0; r < widths.size(); ++r)  // what the grid does not decide, refused when set
-           if (widths[r] < kMinimumColumnWidth)
-             refuse(o, "width " + std::to_string(widths[r]) + " of rank " + std::to_string(r) +
-                           " is below the minimum width " + std::to_string(kMinimumColumnWidth));
-         c.placement.columns = std::move(widths);
-       }},
-      {{"weights", "", false, "SPEC",
-        "Stripe weights: equal (default), a list 2.25,1,1, @FILE, mflops, bogomips or calibrate"},
-       [](RunConfig& c, auto o, auto v) {
-         c.placement.weights = parsed_by(o, [&] { return WeightSpec::parse(text_of(v)); });
-       }},
-      {{"emulate-speeds", "", false, "SPEC",
-        "Emulated relative speed per rank in [0.01, 1], e.g. 1,0.444 or '1,1;@80:1,0.5' (from iteration 80 "
-        "on), or @FILE: one speed a line, a line @N before the speeds from iteration N"},
-       [](RunConfig& c, auto o, auto v) {
-         c.emulation_file.clear();
-         if (const auto file = speeds_file_named(v)) {
-           if (file->empty()) refuse(o, "'@': missing file name");
-           c.emulation_file = *file;
-           c.emulation = {};
-           return;
-         }
-         c.emulation = parsed_by(o, [&] { return SpeedSchedule::parse(text_of(v)); });
-       }},
-      {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.placement.calibration_iterations = at_least(o, option_int(o, v), 1);
-       }},
-      {{"memory-check", "", false, "on|off",
-        "Refuse, before allocating, stripes that need more memory than a node has available (default on)"},
-       [](RunConfig& c, auto o, auto v) {
-         if (v.empty()) refuse(o, "needs a value: on or off");  // a value option, not a flag
-         c.placement.check_memory = to_flag(o, v);
-       }},
-      {{"balance", "", false, "MODE",
-        "off (equal stripes), static (stripes from --weights/--columns; default) or diffusive (adapt at run "
-        "time from MPI wait times)"},
-       [](RunConfig& c, auto, auto v) { set_balance(c, v); }},
-      {{"balance-every", "", false, "K",
-        "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
-       [](RunConfig& c, auto o, auto v) { c.balance.diffusive.every = at_least(o, option_int(o, v), 1); }},
-      {{"balance-threshold", "", false, "F",
-        "MPI wait that must confirm an imbalance before columns move: the slowest rank by cost must wait "
-        "less than the most waiting rank by F of an iteration (default 0.02; --balance diffusive)"},
-       [](RunConfig& c, auto o, auto v) {
-         const double t = option_number(o, v);
-         if (t < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
-         c.balance.diffusive.threshold = t;
-       }},
-      {{"balance-damping", "", false, "A",
-        "Fraction of the way to the balanced stripes each cut moves per step, at least one column, "
-        "0 < A <= 1 (default 1; --balance diffusive)"},
-       [](RunConfig& c, auto o, auto v) {
-         const double a = option_number(o, v);
-         if (!(a > 0.0 && a <= 1.0)) refuse(o, "must be in (0, 1], got " + quote_value(v));
-         c.balance.diffusive.damping = a;
-       }},
-      {{"wait", "", false, "MODE",
-        "How a rank waits for messages: spin (in MPI_Wait), sleep (poll, sleep between polls) or auto "
-        "(default: spin, sleep while the rank's core is shared with other work, or with other ranks where "
-        "the MPI library keeps the core while it polls; the report's 'waited by' says how each rank did)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.pipeline.wait = parsed_by(o, [&] { return parse_wait_mode(text_of(v)); });
-       }},
-      {{"planes-per-message", "", false, "N",
-        "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.pipeline.planes_per_message = at_least(o, option_int(o, v), 1);
-       }},
-      {{"json", "", false, "FILE", "Write the report as JSON to this file"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.json, v); }},
-      {{"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.trace, v); }},
-      {{"trace-overwrite", "", true, "", "Replace an existing trace file (with --trace)"},
-       [](RunConfig& c, auto o, auto v) { c.output.trace_overwrite = to_flag(o, v); }},
-      {{"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
-       [](RunConfig& c, auto o, auto v) { c.output.trace_flush_every = at_least(o, option_int(o, v), 1); }},
-      {{"checkpoint", "", false, "FILE.h5",
-        "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
-        "(then stop, exit status 4); an existing checkpoint is replaced only when this run continues it "
-        "(--restart) or with --checkpoint-overwrite"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); }},
-      {{"checkpoint-every", "", false, "N",
-        "Checkpoint every N iterations (with --checkpoint; without it, on a signal only)"},
-       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = at_least(o, option_int(o, v), 1); }},
-      {{"checkpoint-overwrite", "", true, "",
-        "Replace an existing checkpoint that this run does not continue with --restart (with --checkpoint)"},
-       [](RunConfig& c, auto o, auto v) { c.checkpoint.overwrite = to_flag(o, v); }},
-      {{"restart", "", false, "FILE.h5",
-        "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
-        "omitted)"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.restart, v); }},
-      {{"quiet", "q", true, "", "No progress lines"},
-       [](RunConfig& c, auto o, auto v) { c.output.quiet = to_flag(o, v); }},
-      {{"progress-interval", "", false, "SECONDS", "Seconds between progress lines (default 5)"},
-       [](RunConfig& c, auto o, auto v) {
-         const double s = option_number(o, v);
-         if (s < 0.0) refuse(o, "must be >= 0, got " + quote_value(v));
-         c.output.progress_interval = s;
-       }},
-  };
-  return table;
-}
 
 // Options that mean something in one mode only, and that mode.
 struct ModeOption {
@@ -264,19 +56,6 @@ void check_placement(const RunConfig& c) {
 
 }  // namespace
 
-int option_int(std::string_view option, std::string_view value) {
-  const auto v = parse_int(text_of(value));
-  if (!v) refuse(option, quote_value(value) + " is not an integer (or lies beyond +/-2147483647)");
-  return *v;
-}
-
-double option_number(std::string_view option, std::string_view value) {
-  const auto v = parse_double(text_of(value));
-  if (!v) refuse(option, quote_value(value) + " is not a number");
-  if (!std::isfinite(*v)) refuse(option, quote_value(value) + " must be a finite number");
-  return *v;
-}
-
 std::string to_string(BalanceMode mode) {
   switch (mode) {
     case BalanceMode::off:
@@ -287,30 +66,6 @@ std::string to_string(BalanceMode mode) {
       return "diffusive";
   }
   return "?";
-}
-
-std::span<const OptionInfo> option_table() {
-  static const std::vector<OptionInfo> infos = [] {
-    std::vector<OptionInfo> v;
-    for (const auto& o : options()) v.push_back(o.info);
-    return v;
-  }();
-  return infos;
-}
-
-void set_option(RunConfig& config, std::string_view name, std::string_view value) {
-  const auto& table = options();
-  const auto it =
-      std::find_if(table.begin(), table.end(), [&](const Option& o) { return o.info.name == name; });
-  if (it == table.end()) {
-    std::string known;
-    for (const auto& o : table) known += (known.empty() ? "" : ", ") + std::string(o.info.name);
-    throw UsageError("unknown option " + quote_value(name) + " (options: " + known + ")");
-  }
-  RunConfig changed = config;  // unchanged on error
-  it->set(changed, name, value);
-  changed.given.emplace(name);
-  config = std::move(changed);
 }
 
 void set_class(RunConfig& config, char problem_class) {
@@ -336,7 +91,7 @@ void set_size(RunConfig& config, GridSize size) {
 }
 
 void set_iterations(RunConfig& config, int iterations) {
-  config.problem.iterations = at_least("iterations", iterations, 1);
+  config.problem.iterations = option_at_least("iterations", iterations, 1);
 }
 
 void set_dt(RunConfig& config, double dt) {
@@ -412,7 +167,7 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
                      std::to_string(kMinimumColumnWidth) + " columns each (at most " +
                      std::to_string(max_ranks) + " ranks)");
   }
-  parsed_by("emulate-speeds", [&] {
+  parsed_for_option("emulate-speeds", [&] {
     config.emulation.check_ranks(ranks);
     return 0;
   });
@@ -428,7 +183,7 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
     throw UsageError("--columns gives " + std::to_string(columns.size()) + " widths but the run has " +
                      std::to_string(ranks) + " ranks");
   }
-  parsed_by("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
+  parsed_for_option("columns", [&] { return Partition::from_widths(g.interior_columns(), columns); });
 }
 
 namespace {
@@ -481,8 +236,12 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   }
 }
 
-std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
-                                         int iterations_done) {
+std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem, int iterations_done,
+                                         int ranks) {
+  if (config.balance.mode == BalanceMode::diffusive && ranks == 1)
+    return {
+        "--balance diffusive on 1 rank: the one stripe holds every column, no neighbour to move columns "
+        "to: the balancer takes no step"};
   const int left = problem.iterations - iterations_done, every = config.balance.diffusive.every;
   if (!balancer_never_steps(config, problem, iterations_done)) return {};
   return {"--balance diffusive balances every " + counted(every, "iteration") + " (--balance-every) and " +

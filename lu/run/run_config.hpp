@@ -4,10 +4,11 @@
 // (options.cpp) and the C API (interop/c/npblu_c.cpp) both fill it through the
 // setters below, so both accept and refuse exactly the same things.
 //
-// Every input is validated in run_config.cpp, in three stages, each message
-// naming the option and the problem:
-//  1. a value, when it is set (set_option, set_class, set_size, ...);
-//  2. the combination of options, before a run (validate);
+// Every input is validated in three stages, each message naming the option
+// and the problem:
+//  1. a value, when it is set (set_option: option_table.cpp; set_class,
+//     set_size, ...: run_config.cpp);
+//  2. the combination of options, before a run (validate: run_config.cpp);
 //  3. what depends on the rank count (validate_for_ranks), and the output
 //     paths, probed by rank 0 (run_files.hpp: probe_outputs), at the start of a run.
 #include <filesystem>
@@ -25,6 +26,7 @@
 #include "lu/io/output_files.hpp"
 #include "lu/mpi/agreement.hpp"  // UsageError
 #include "lu/mpi/request_wait.hpp"
+#include "lu/run/option_values.hpp"  // option_int, option_number
 #include "lu/speed_emulation.hpp"
 #include "verify/class_table.hpp"
 
@@ -124,6 +126,16 @@ struct OptionInfo {
 };
 std::span<const OptionInfo> option_table();
 
+/// One option's setting as every rank of one run must agree on it.
+struct OptionSetting {
+  std::string_view name;
+  std::string text;  // "" when not set; for a file, whether one is given (files are rank 0's)
+  bool operator==(const OptionSetting&) const = default;
+};
+/// Every option's setting, in the table's order: the C API compares them
+/// across ranks before a run, so an option added to the table is agreed on.
+std::vector<OptionSetting> option_settings(const RunConfig& config);
+
 /// Sets option `name` (without dashes: "balance", "emulate-speeds", ...) from
 /// its text, converted and checked once, here. Flags take "", 1/0,
 /// true/false, yes/no or on/off. Throws UsageError (unknown name, bad value);
@@ -157,12 +169,6 @@ void refuse_options_outside_their_mode(const RunConfig& config);
 /// the checkpoint's, and what is given must agree with it).
 bool problem_from_checkpoint(const RunConfig& config);
 
-/// An option's number as lu reads it: decimal, no blanks, an int within
-/// +/-2147483647 or a finite double; otherwise UsageError naming
-/// `--option` and the value. lu-sim reads its numbers through these too.
-int option_int(std::string_view option, std::string_view value);
-double option_number(std::string_view option, std::string_view value);
-
 /// A grid whose column lu can send: messages count whole columns
 /// (lu/mpi/message_units.hpp), so one column's doubles must fit an int.
 /// lu-sim refuses what lu would. Throws UsageError.
@@ -178,10 +184,11 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
 /// beyond the iterations left. `iterations_done`: a restart's starting point.
 void check_effect(const RunConfig& config, const Problem& problem, int iterations_done);
 
-/// Stage 3's warnings: defaults that will have no effect in this run, said
-/// rather than refused (nobody asked for them): --balance diffusive whose
-/// default cadence comes after the last iteration. Empty when none.
-std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem,
-                                         int iterations_done);
+/// Stage 3's warnings: settings that will have no effect in this run, said
+/// rather than refused (a run on 1 rank with a job script's options should
+/// still run): --balance diffusive whose default cadence comes after the last
+/// iteration, or on 1 rank (no neighbour to give columns to). Empty when none.
+std::vector<std::string> effect_warnings(const RunConfig& config, const Problem& problem, int iterations_done,
+                                         int ranks);
 
 }  // namespace npblu

@@ -47,8 +47,13 @@ mpi_command(diffusive_short_command 2 $<TARGET_FILE:lu> S --iterations 3 --balan
 npblu_test(warn_diffusive_never_steps bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh
            "^lu: warning: --balance diffusive balances every 5 iterations [(]--balance-every[)] and 3 iterations are left to run: no balancing step will be taken$"
            ${diffusive_short_command})
-set_tests_properties(header_columns_source header_weights_source warn_diffusive_never_steps PROPERTIES LABELS mpi
-                     TIMEOUT 60)
+# On 1 rank there is no neighbour to give columns to: said, and the run goes on (verified).
+mpi_command(diffusive_one_rank_command 1 $<TARGET_FILE:lu> S --balance diffusive -q)
+npblu_test(warn_diffusive_one_rank bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_output.sh
+           "^lu: warning: --balance diffusive on 1 rank: the one stripe holds every column, no neighbour to move columns to: the balancer takes no step$"
+           ${diffusive_one_rank_command})
+set_tests_properties(header_columns_source header_weights_source warn_diffusive_never_steps warn_diffusive_one_rank
+                     PROPERTIES LABELS mpi TIMEOUT 60)
 lu_test(checksum_W_weights mpi 600 same-checksum
   "1:W" "2:W --weights 1,0.444 --emulate-speeds 1,0.444 => 22,9" "3:W --weights calibrate --emulate-speeds 0.6,1,0.8"
   "5:W --weights 5,1,1,1,2 => 16,3,3,3,6" "2:W --emulate-speeds 1,1$<SEMICOLON>@100:1,0.5")

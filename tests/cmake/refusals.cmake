@@ -59,7 +59,8 @@ npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 6
 set_tests_properties(sim_trace_plot_64_ranks PROPERTIES LABELS unit TIMEOUT 120)
 # lu-sim warns, as lu does, where the default cadence comes after the last iteration (it refused: an option never given).
 npblu_test(sim_warn_diffusive_never_steps bash -c "$<TARGET_FILE:lu-sim> -P 2 --class A --balance diffusive --iterations 3 --quiet 2>w.txt && grep -q 'lu-sim: warning: --balance diffusive balances every 5 iterations (--balance-every) and 3 iterations are left to run' w.txt")
-set_tests_properties(sim_warn_diffusive_never_steps PROPERTIES LABELS unit TIMEOUT 60)
+npblu_test(sim_warn_diffusive_one_rank bash -c "$<TARGET_FILE:lu-sim> -P 1 --class S --balance diffusive --quiet 2>w1.txt && grep -q 'lu-sim: warning: --balance diffusive on 1 rank: the one stripe holds every column' w1.txt")
+set_tests_properties(sim_warn_diffusive_never_steps sim_warn_diffusive_one_rank PROPERTIES LABELS unit TIMEOUT 60)
 # plot_trace refuses what it cannot draw or write in one line (a directory, a truncated trace, /proc).
 npblu_test(plot_trace_refusals ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/plot_trace_refusals.py
            --lu-sim $<TARGET_FILE:lu-sim> --workdir .)
