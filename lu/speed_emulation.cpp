@@ -46,8 +46,10 @@ int parse_segment_start(std::string& part, int previous, const std::string& spec
                                 "': expected a whole iteration number (e.g. @80)");
   if (*from <= previous) {
     throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": '@" + number +
-                                "' must come after the previous segment's iteration (" +
-                                std::to_string(previous) + (previous == 1 ? ", the first segment's)" : ")"));
+                                "' must start after the " +
+                                (previous == 1 ? std::string("first segment, which applies from iteration 1")
+                                               : "previous segment's @" + std::to_string(previous)) +
+                                ": give @" + std::to_string(previous + 1) + " or later");
   }
   part = part.substr(colon + 1);
   return *from;

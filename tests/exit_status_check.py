@@ -17,6 +17,13 @@ bad_input_table.py, which records its own status):
   abort             --np N -- ARGS  one rank alone fails (NPBLU_TEST_FAULT=throw-on-rank-1): one
                                     line naming the rank, and MPI_Abort ends the job with status
                                     3 instead of a hang.
+  signal-at-start   --np N -- ARGS  with --checkpoint, SIGTERM on every rank as its session starts
+                                    (NPBLU_TEST_FAULT=sigterm-at=start, before the warm-up): the
+                                    run stops after its first iteration with a checkpoint, exit 4
+                                    on every rank (the handlers were installed later: 143).
+  signal-after-last --np N -- ARGS  with --checkpoint, SIGTERM on every rank while the report is
+                                    built (sigterm-at=report): the complete run verifies, exit 0
+                                    on every rank, and says the signal was ignored (was 143).
 The disk-full modes mount a tmpfs (root only); they exit 77 ("skipped") where they cannot.
 """
 import argparse
@@ -142,16 +149,53 @@ def run_abort(ctx, args):
     print(f"one rank failing alone: {errors[0]}; the job ended by MPI_Abort with status 3")
 
 
+def statuses_of(proc):
+    return [int(s) for s in re.findall(r"^npblu-rank-exit (\d+) ", proc.stderr, re.MULTILINE)]
+
+
+def run_signal_at_start(ctx, args):
+    path = os.path.abspath("signal_at_start.h5")
+    if os.path.exists(path):
+        os.remove(path)
+    proc, _ = launch(ctx, ctx.np, args + ["--checkpoint", path, "--quiet"],
+                     env_vars=["NPBLU_TEST_FAULT=sigterm-at=start"])
+    if statuses_of(proc) != [4] * ctx.np:
+        fail(f"expected exit status 4 on each of {ctx.np} ranks, got {statuses_of(proc)}", proc)
+    if not re.search(r"^lu: stopped by SIGTERM after iteration 1 of \d+; checkpoint written", proc.stderr,
+                     re.MULTILINE):
+        fail("no 'stopped by SIGTERM after iteration 1' line", proc)
+    import h5py  # Debian's python3-h5py
+    with h5py.File(path, "r") as f:
+        if int(f.attrs["iteration"]) != 1:
+            fail(f"the checkpoint holds iteration {f.attrs['iteration']}, not 1")
+    print(f"SIGTERM during start-up: exit 4 on every one of {ctx.np} ranks, a checkpoint of iteration 1")
+
+
+def run_signal_after_last(ctx, args):
+    path = os.path.abspath("signal_after_last.h5")
+    if os.path.exists(path):
+        os.remove(path)
+    proc, _ = launch(ctx, ctx.np, args + ["--checkpoint", path, "--checkpoint-every", "20"],
+                     env_vars=["NPBLU_TEST_FAULT=sigterm-at=report"])
+    if statuses_of(proc) != [0] * ctx.np or verdict(proc) != "SUCCESSFUL":
+        fail(f"expected a verified run, exit 0 on each of {ctx.np} ranks, got {statuses_of(proc)}", proc)
+    if "SIGTERM after the last iteration: ignored, the run was complete" not in proc.stdout:
+        fail("the report does not say the late signal was ignored", proc)
+    print(f"SIGTERM after the last iteration: exit 0 on every one of {ctx.np} ranks, Verification = SUCCESSFUL")
+
+
 def main():
     p = argparse.ArgumentParser()
     add_launch_arguments(p)
     p.add_argument("--np", type=int, default=2)
-    p.add_argument("mode", choices=["not-verified", "json-disk-full", "checkpoint-disk-full", "abort"])
+    p.add_argument("mode", choices=["not-verified", "json-disk-full", "checkpoint-disk-full", "abort",
+                                    "signal-at-start", "signal-after-last"])
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     {"not-verified": run_not_verified, "json-disk-full": run_json_disk_full,
-     "checkpoint-disk-full": run_checkpoint_disk_full, "abort": run_abort}[ctx.mode](ctx, rest)
+     "checkpoint-disk-full": run_checkpoint_disk_full, "abort": run_abort,
+     "signal-at-start": run_signal_at_start, "signal-after-last": run_signal_after_last}[ctx.mode](ctx, rest)
 
 
 if __name__ == "__main__":

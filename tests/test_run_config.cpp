@@ -331,3 +331,45 @@ TEST(Messages, EchoedValuesCapped) {
   EXPECT_EQ(quote_value("/tmp/d\xc3\xa9/r.json"), "'/tmp/d\xc3\xa9/r.json'");
   EXPECT_EQ(one_line_message("in d\xc3\xa9: \xc3"), "in d\xc3\xa9: \\xc3");  // a sequence cut short
 }
+
+// A restart's balancer steps after multiples of --balance-every counted from
+// the run's first iteration (balance/balancer_session.hpp: due), so a
+// cadence is judged by its next multiple, not by the iterations left.
+TEST(RunConfig, BalanceEveryOnARestartJudgedByItsNextMultiple) {
+  RunConfig c;
+  set_option(c, "balance", "diffusive");
+  Problem p;
+  p.iterations = 50;
+  const auto refusal = [&](const char* every, int done) {
+    set_option(c, "balance-every", every);
+    try {
+      check_effect(c, p, done);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal("4", 46), "");  // a step after iteration 48, with 4 left
+  EXPECT_EQ(refusal("3", 46), "");  // after 48
+  EXPECT_EQ(
+      refusal("5", 46),
+      "--balance-every 5 reaches only the last iteration, after which no step is taken (50 iterations, 4 "
+      "to run; steps follow multiples of 5 counted from the first iteration: the next after iteration 50): "
+      "the balancer would never run");
+  EXPECT_EQ(refusal("7", 46), "");  // after 49, more than the iterations left
+  EXPECT_EQ(
+      refusal("9", 46),
+      "--balance-every 9 is beyond the last iteration (50 iterations, 4 to run; steps follow multiples of 9 "
+      "counted from the first iteration: the next after iteration 54): the balancer would never run");
+  EXPECT_EQ(refusal("49", 0), "");
+  EXPECT_EQ(
+      refusal("50", 0),
+      "--balance-every 50 reaches only the last iteration, after which no step is taken (50 iterations, 50 "
+      "to run): the balancer would never run");
+  // The default cadence is warned about by the same rule: 5 after 46 never steps, after 44 it does (45).
+  c = RunConfig{};
+  set_option(c, "balance", "diffusive");
+  EXPECT_EQ(effect_warnings(c, p, 46, 2).size(), 1u);
+  EXPECT_TRUE(effect_warnings(c, p, 44, 2).empty());
+  EXPECT_EQ(effect_warnings(c, p, 0, 1).size(), 1u);  // 1 rank: nothing to balance
+}

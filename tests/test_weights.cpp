@@ -162,13 +162,13 @@ TEST(SpeedSchedule, Rejected) {
   };
   EXPECT_EQ(message("1,1;@1e2:1,1"),
             "--emulate-speeds '1,1;@1e2:1,1': '@1e2': expected a whole iteration number (e.g. @80)");
-  EXPECT_EQ(
-      message("1,1;@1:1,1"),
-      "--emulate-speeds '1,1;@1:1,1': '@1' must come after the previous segment's iteration (1, the first "
-      "segment's)");
+  EXPECT_EQ(message("1,1;@1:1,1"),
+            "--emulate-speeds '1,1;@1:1,1': '@1' must start after the first segment, which applies from "
+            "iteration 1: give @2 or later");
   EXPECT_EQ(
       message("1,1;@9:1,1;@9:1,1"),
-      "--emulate-speeds '1,1;@9:1,1;@9:1,1': '@9' must come after the previous segment's iteration (9)");
+      "--emulate-speeds '1,1;@9:1,1;@9:1,1': '@9' must start after the previous segment's @9: give @10 or "
+      "later");
 }
 
 TEST(SpeedSchedule, SpinTakesTheTimeAsked) {

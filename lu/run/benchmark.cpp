@@ -21,6 +21,7 @@
 #include "lu/run/run_context.hpp"
 #include "lu/run/run_files.hpp"
 #include "lu/run/run_report.hpp"
+#include "lu/run/test_faults.hpp"
 #include "lu/solver.hpp"
 
 // The benchmark session: its steps in order (check the inputs, place the
@@ -206,6 +207,7 @@ struct BenchmarkSession::State {
 
 BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                    const std::string& command_line) {
+  apply_test_fault_signal("start");
   std::optional<CheckpointHeader> restart;
   std::vector<std::string> warnings;
   const RunConfig resolved = resolve_restart(config, comm, restart, warnings);
@@ -276,11 +278,9 @@ BenchmarkOutcome BenchmarkSession::finish() {
 
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
                                const std::string& command_line) {
+  if (!config.checkpoint.path.empty()) return run_with_checkpoints(config, comm, out, command_line);
   BenchmarkSession session(config, comm, out, command_line);
-  if (config.checkpoint.path.empty())
-    session.advance(session.iterations());
-  else
-    advance_with_checkpoints(session, config.checkpoint, comm);
+  session.advance(session.iterations());
   return session.finish();
 }
 

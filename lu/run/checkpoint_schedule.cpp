@@ -27,8 +27,10 @@ std::string shell_quoted(const std::string& text) {
 
 }  // namespace
 
-void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig& checkpoint, MPI_Comm comm) {
-  const StopSignals signals;
+namespace {
+
+void advance_with_checkpoints(BenchmarkSession& session, const StopSignals& signals,
+                              const CheckpointConfig& checkpoint, MPI_Comm comm) {
   while (!session.finished()) {
     session.advance(1);
     const int signal = agreed_signal(signals, comm, session.solver().wait_mode());
@@ -43,6 +45,21 @@ void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig&
                            shell_quoted(checkpoint.path.string()));
     }
   }
+}
+
+}  // namespace
+
+BenchmarkOutcome run_with_checkpoints(const RunConfig& config, MPI_Comm comm, std::ostream* out,
+                                      const std::string& command_line) {
+  const StopSignals signals;  // before the session: its start-up can take a while (a restart, the warm-up)
+  BenchmarkSession session(config, comm, out, command_line);
+  advance_with_checkpoints(session, signals, config.checkpoint, comm);
+  BenchmarkOutcome outcome = session.finish();
+  if (const int late = agreed_signal(signals, comm, session.solver().wait_mode());
+      late != 0 && out && Communicator::borrow(comm).rank() == 0)
+    *out << " " << signal_name(late) << " after the last iteration: ignored, the run was complete\n"
+         << std::flush;
+  return outcome;
 }
 
 }  // namespace npblu

@@ -18,9 +18,14 @@ struct RunInterrupted : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Collective: advances `session` to its end, writing checkpoints as
-/// `checkpoint` asks (path non-empty). Throws RunInterrupted after a signal
-/// (unless that was the last iteration: the run then ends normally).
-void advance_with_checkpoints(BenchmarkSession& session, const CheckpointConfig& checkpoint, MPI_Comm comm);
+/// Collective: run_benchmark of a run with --checkpoint (path non-empty),
+/// writing checkpoints as `config.checkpoint` asks. SIGTERM and SIGINT are
+/// caught from before the session starts until it has finished: one during
+/// start-up (a restart's read, the warm-up) or an iteration stops the run
+/// after that iteration, with a checkpoint (RunInterrupted); one after the
+/// last iteration leaves the complete run to finish and report as usual (a
+/// scheduler's end-of-job signal must not make a verified run look failed).
+BenchmarkOutcome run_with_checkpoints(const RunConfig& config, MPI_Comm comm, std::ostream* out,
+                                      const std::string& command_line);
 
 }  // namespace npblu

@@ -38,8 +38,8 @@ std::vector<double> given_weights(const WeightSpec& spec, const RunContext& ctx)
   if (static_cast<int>(weights.size()) != ctx.ranks) {
     const std::string given =
         spec.file.empty() ? "--weights" : "--weights @FILE: weights file " + quote_value(spec.file);
-    throw RunError(given + " gives " + std::to_string(weights.size()) + " weights but the run has " +
-                   std::to_string(ctx.ranks) + " ranks");
+    throw RunError(given + " gives " + counted(int(weights.size()), "weight") + " but the run has " +
+                   counted(ctx.ranks, "rank"));
   }
   return weights;
 }

@@ -174,8 +174,8 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
   const auto& weights = config.placement.weights;
   if (weights.source == WeightSource::list && weights.file.empty() &&
       static_cast<int>(weights.values.size()) != ranks) {
-    throw UsageError("--weights gives " + std::to_string(weights.values.size()) +
-                     " weights but the run has " + std::to_string(ranks) + " ranks");
+    throw UsageError("--weights gives " + counted(int(weights.values.size()), "weight") +
+                     " but the run has " + counted(ranks, "rank"));
   }
   const auto& columns = config.placement.columns;
   if (columns.empty()) return;
@@ -187,13 +187,19 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
 }
 
 namespace {
+// The first iteration after iterations_done that a balancing step follows:
+// steps follow multiples of --balance-every, counted from the run's first
+// iteration, so that a restart decides where the first run would have
+// (balance/balancer_session.hpp: due).
+int first_balancing_step(int every, int iterations_done) { return (iterations_done / every + 1) * every; }
+
 // Whether a diffusive balancer has no step to take in the iterations left: a
 // step follows iterations before the last one only (after the last, nothing
 // is left to balance). check_effect refuses a given cadence, effect_warnings
 // warns about the default one.
 bool balancer_never_steps(const RunConfig& config, const Problem& problem, int iterations_done) {
   return problem.iterations > 0 && config.balance.mode == BalanceMode::diffusive &&
-         config.balance.diffusive.every >= problem.iterations - iterations_done;
+         first_balancing_step(config.balance.diffusive.every, iterations_done) >= problem.iterations;
 }
 }  // namespace
 
@@ -227,12 +233,17 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   }
   const int every_given = config.balance.diffusive.every, left = last - iterations_done;
   if (given("balance-every") && balancer_never_steps(config, problem, iterations_done)) {
+    const int first = first_balancing_step(every_given, iterations_done);
     throw UsageError("--balance-every " + std::to_string(every_given) +
-                     (every_given > left
-                          ? " is beyond the last iteration ("
-                          : " reaches only the last iteration, after which no step is taken (") +
-                     std::to_string(last) + " iterations, " + std::to_string(left) +
-                     " to run): the balancer would never run");
+                     (first > last ? " is beyond the last iteration ("
+                                   : " reaches only the last iteration, after which no step is taken (") +
+                     std::to_string(last) + " iterations, " + std::to_string(left) + " to run" +
+                     (iterations_done > 0
+                          ? "; steps follow multiples of " + std::to_string(every_given) +
+                                " counted from the first iteration: the next after iteration " +
+                                std::to_string(first)
+                          : std::string()) +
+                     "): the balancer would never run");
   }
 }
 

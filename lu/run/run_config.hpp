@@ -181,7 +181,9 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
 /// Stage 3: settings that could have no effect in this run are refused
 /// (UsageError): --checkpoint-every with no multiple before the last
 /// iteration, an --emulate-speeds segment @N after it, --balance-every
-/// beyond the iterations left. `iterations_done`: a restart's starting point.
+/// with no multiple after `iterations_done` (a restart's starting point)
+/// and before the last iteration (the steps of both follow multiples counted
+/// from the run's first iteration).
 void check_effect(const RunConfig& config, const Problem& problem, int iterations_done);
 
 /// Stage 3's warnings: settings that will have no effect in this run, said

@@ -86,6 +86,7 @@ RunReport build_report(const RunContext& ctx, const RunIdentity& run, const LuSo
   report.computed = {result.residual_norms, result.error_norms, result.surface_integral};
   apply_test_fault_to_norms(report.computed);
   apply_test_fault_on_rank(ctx.rank);
+  apply_test_fault_signal("report");
   if (p.reference) report.verification = verify(report.computed, *p.reference);
   report.field_checksum = solver.checksum();
   report.phases = reduce_phase_timers(result.timers, ctx.comm);

@@ -1,5 +1,6 @@
 #include "lu/run/test_faults.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,12 @@ void apply_test_fault_to_norms(VerifiedQuantities& computed) {
 void apply_test_fault_on_rank(int rank) {
   if (asked_fault() == "throw-on-rank-1" && rank == 1)
     throw std::runtime_error("test fault injection: rank 1 alone failed (NPBLU_TEST_FAULT)");
+}
+
+void apply_test_fault_signal(std::string_view where) {
+  constexpr std::string_view key = "sigterm-at=";
+  const std::string_view fault = asked_fault();
+  if (fault.substr(0, key.size()) == key && fault.substr(key.size()) == where) std::raise(SIGTERM);
 }
 
 std::optional<std::uint64_t> test_fault_available_memory() {
