@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <functional>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "balance/parse_number.hpp"
 #include "lu/io/speeds_file.hpp"
