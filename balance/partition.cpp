@@ -24,7 +24,7 @@ void check_fits(ColumnRange interior, int ranks, int min_width) {
     throw std::invalid_argument("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
                                 std::to_string(interior.width()) + " interior columns with at least " +
                                 std::to_string(min_width) + " columns each (at most " + std::to_string(max) +
-                                " ranks)");
+                                (max == 1 ? " rank)" : " ranks)"));
   }
 }
 

@@ -304,6 +304,9 @@ static void refused_after_finish(npblu_solver* h) {
   expect_status(h, npblu_checkpoint(h, "after_finish.h5"), NPBLU_ERROR_RUN, "checkpoint after finish");
   expect(strstr(npblu_error_message(h), "npblu_checkpoint: the run in steps has been finished") != NULL,
          "the checkpoint refusal names npblu_checkpoint", h);
+  /* The run's state is checked before the path: RUN whatever the name (a bad one gave ARGUMENT). */
+  expect_status(h, npblu_checkpoint(h, "/nonexistent-dir/x.h5"), NPBLU_ERROR_RUN,
+                "checkpoint after finish, to a directory that does not exist");
   expect_status(h, npblu_iterations_done(h, &done, NULL), NPBLU_OK, "iterations_done after finish");
   expect_status(h, npblu_time(h, &t), NPBLU_OK, "time after finish");
   free(u);
@@ -317,6 +320,12 @@ static int order(char cls) {
   refused_while_open(h);
   must(npblu_advance(h, 3, NULL), "advance after the refusals", h); /* the run is still open */
   must(npblu_advance(h, 1000000, NULL), "advance to the end", h);
+  /* Open, but complete: a checkpoint would have nothing to continue (lu writes none after its last). */
+  expect_status(h, npblu_checkpoint(h, "at_the_end.h5"), NPBLU_ERROR_RUN,
+                "checkpoint after the last iteration");
+  expect(strstr(npblu_error_message(h), "npblu_checkpoint: the run in steps has done its last iteration") !=
+             NULL,
+         "the refusal says the run is complete, not finished", h);
   must(npblu_finish(h), "finish", h);
   must(npblu_verified(h, &verified), "verified", h);
   must(npblu_iterations_done(h, &done, NULL), "iterations_done", h);

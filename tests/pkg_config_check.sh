@@ -23,6 +23,7 @@ make -C "$work" -f "$source_dir/tests/pkg_config/Makefile" --no-print-directory 
 # No LD_LIBRARY_PATH: the programs find the installed libraries by their rpath.
 # (the version against tests/expected_version.txt and the installed library's file name)
 "$work/library_version" "$source_dir/tests/expected_version.txt" "$(readlink -f "$(dirname "$pcdir")/libnpblu.so")"
+"$work/link_without_pkg_config"  # c-api.md's link line, both APIs
 read -r -a preflags <<<"${MPIEXEC_PREFLAGS:-}"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver"
 "${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" 2 "${preflags[@]}" "$work/legacy_driver_i8_int8"

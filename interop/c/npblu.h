@@ -148,7 +148,8 @@ NPBLU_API const char* npblu_status_string(int status);
  * npblu_set_option(h, "restart", "run.h5") (the class or size may then be
  * omitted: the checkpoint's is taken). npblu_checkpoint writes one now:
  * collective, valid between the calls of a run in steps (after its start,
- * before its finish); NPBLU_ERROR_RUN otherwise or when the write fails
+ * before its last iteration: a complete run has nothing to continue);
+ * NPBLU_ERROR_RUN otherwise or when the write fails
  * (the previous file at `path` is then untouched). A run in steps writes
  * checkpoints only when asked by npblu_checkpoint ("checkpoint-every" and
  * the signals are npblu_run's): the caller chooses when between its steps. */

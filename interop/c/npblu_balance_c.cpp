@@ -332,15 +332,15 @@ int npblu_balancer_destroy(npblu_balancer** handle) {
 
 int npblu_balancer_feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* changed) {
   if (changed) *changed = 0;
-  return guarded(h, [&] { return feed(h, compute_seconds, wait_seconds, changed); });
+  return guarded(h, "npblu_balancer_feed", [&] { return feed(h, compute_seconds, wait_seconds, changed); });
 }
 
 int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
-  return guarded(h, [&] { return set_widths(h, widths); });
+  return guarded(h, "npblu_balancer_set_widths", [&] { return set_widths(h, widths); });
 }
 
 int npblu_balancer_set_max_widths(npblu_balancer* h, const int* max_widths) {
-  return guarded(h, [&] { return set_max_widths(h, max_widths); });
+  return guarded(h, "npblu_balancer_set_max_widths", [&] { return set_max_widths(h, max_widths); });
 }
 
 int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {

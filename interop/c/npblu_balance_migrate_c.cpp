@@ -122,12 +122,13 @@ extern "C" {
 
 int npblu_balancer_migrate(npblu_balancer* h, int count, const void* const* old_arrays,
                            void* const* new_arrays, const size_t* column_bytes, int halo) {
-  return guarded(h, [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
+  return guarded(h, "npblu_balancer_migrate",
+                 [&] { return migrate(h, count, old_arrays, new_arrays, column_bytes, halo); });
 }
 
 int npblu_balancer_migrate_fn(npblu_balancer* h, const void* old_array, void* new_array, size_t column_bytes,
                               int halo, long long old_columns, long long new_columns) {
-  return guarded(h, [&] {
+  return guarded(h, "npblu_balancer_migrate_fn", [&] {
     return migrate(h, 1, &old_array, &new_array, &column_bytes, halo, {old_columns, new_columns, true});
   });
 }

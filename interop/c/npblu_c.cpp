@@ -103,7 +103,7 @@ int npblu_release(npblu_solver** handle) {
 }
 
 int npblu_set_class(npblu_solver* h, char problem_class) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_set_class", [&]() -> int {
     npblu::RunConfig changed = h->config;
     changed.problem = {};  // the last problem given counts
     npblu::set_class(changed, problem_class);
@@ -114,7 +114,7 @@ int npblu_set_class(npblu_solver* h, char problem_class) {
 }
 
 int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, double dt) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_set_size", [&]() -> int {
     npblu::RunConfig changed = h->config;
     changed.problem = {};  // the last problem given counts
     npblu::set_size(changed, {nx, ny, nz});
@@ -127,7 +127,7 @@ int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, doub
 }
 
 int npblu_set_option(npblu_solver* h, const char* name, const char* value) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_set_option", [&]() -> int {
     if (!name || !*name) return fail(h, NPBLU_ERROR_ARGUMENT, "option name missing");
     npblu::set_option(h->config, name, value ? value : "");
     h->settings += std::string(" ") + name + "=" + (value ? value : "");
@@ -136,14 +136,14 @@ int npblu_set_option(npblu_solver* h, const char* name, const char* value) {
 }
 
 int npblu_set_report(npblu_solver* h, int print) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_set_report", [&]() -> int {
     h->print_report = print != 0;
     return NPBLU_OK;
   });
 }
 
 int npblu_run(npblu_solver* h) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_run", [&]() -> int {
     npblu::c_api::agree_call(h->comm.get(), "npblu_run", npblu::c_api::config_arguments(h->config));
     if (h->session && !h->outcome)
       return fail(h, NPBLU_ERROR_ORDER, "npblu_run: a stepped run is open: npblu_finish it first");

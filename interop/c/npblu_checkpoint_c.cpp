@@ -43,7 +43,7 @@ using npblu::c_api::guarded;
 extern "C" {
 
 int npblu_checkpoint(npblu_solver* h, const char* path) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_checkpoint", [&]() -> int {
     // Agreed first: an empty or other name on one rank must not leave the others waiting.
     // (the name is rank 0's, which writes the file: whether one is given must agree)
     npblu::c_api::agree_call(h->comm.get(), "npblu_checkpoint", !path ? "null" : *path ? "name" : "empty");
@@ -52,10 +52,16 @@ int npblu_checkpoint(npblu_solver* h, const char* path) {
       return fail(
           h, NPBLU_ERROR_RUN,
           "npblu_checkpoint: no run in steps: a run in steps must be started (and not finished) first");
-    if (h->session->finished())
+    // The run's state before the path's (a finished run refuses whatever the name).
+    if (h->outcome)
       return fail(
           h, NPBLU_ERROR_RUN,
           "npblu_checkpoint: the run in steps has been finished (npblu_finish): nothing left to continue");
+    if (h->session->finished())  // (as lu writes no checkpoint after its last iteration: the run is complete)
+      return fail(h, NPBLU_ERROR_RUN,
+                  "npblu_checkpoint: the run in steps has done its last iteration (" +
+                      std::to_string(h->session->iterations()) +
+                      "): nothing left to continue (npblu_finish gives its results)");
     agree_output(h, path);
     h->session->write_checkpoint(path);
     return NPBLU_OK;

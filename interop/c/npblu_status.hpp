@@ -30,20 +30,27 @@ int fail(Handle* h, int status, std::string_view message) {
   return status;
 }
 
-/// Runs `f` (returning a status) with the handle's last error cleared; an
-/// exception becomes its status and message (status_of_current_exception).
-/// A null handle is NPBLU_ERROR_ARGUMENT.
+/// Runs `f` (returning a status) for the C function `call` with the
+/// handle's last error cleared; an exception becomes its status and message
+/// (status_of_current_exception). A refusal's message names the call: "call:
+/// " comes first unless the message names it already (the ranks' disagreement
+/// names each rank's call, alike on every rank). A null handle is
+/// NPBLU_ERROR_ARGUMENT.
 template <class Handle, class F>
-int guarded(Handle* h, F&& f) {
+int guarded(Handle* h, std::string_view call, F&& f) {
   if (!h) return NPBLU_ERROR_ARGUMENT;
+  int status = NPBLU_OK;
   try {
     h->error.clear();
-    return f();
+    status = f();
   } catch (...) {
     std::string message;
-    const int status = status_of_current_exception(message);
-    return fail(h, status, message);
+    status = status_of_current_exception(message);  // (first: it fills `message`)
+    fail(h, status, message);
   }
+  if (status != NPBLU_OK && h->error.find(call) == std::string::npos)
+    h->error = std::string(call) + ": " + h->error;
+  return status;
 }
 
 /// Copies `text` into the caller's `buf` of `length` bytes, cut to fit and
@@ -68,7 +75,7 @@ int destroy_agreed(Handle** handle, const char* call) {
   if (!handle) return NPBLU_ERROR_ARGUMENT;
   if (*handle) {
     Handle* h = *handle;
-    const int status = guarded(h, [&]() -> int {
+    const int status = guarded(h, call, [&]() -> int {
       agree_call(h->comm.get(), call, "");
       return NPBLU_OK;
     });

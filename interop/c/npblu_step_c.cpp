@@ -34,7 +34,7 @@ int out_of_order(npblu_solver* h, const char* call, const char* what) {
 /// run's solver does (a driver may advance one iteration a call).
 template <class F>
 int on_open_run(npblu_solver* h, const char* call, const std::string& arguments, F&& f) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, call, [&]() -> int {
     const npblu::WaitMode wait = h->session ? h->session->solver().wait_mode() : npblu::WaitMode::spin;
     npblu::c_api::agree_call(h->comm.get(), call, arguments, "", wait);
     if (!stepping(h))
@@ -56,7 +56,7 @@ int on_open_run(npblu_solver* h, const char* call, const std::string& arguments,
 template <class F>
 int on_session(const npblu_solver* ch, const char* call, F&& f) {
   auto* h = const_cast<npblu_solver*>(ch);  // only the error message changes
-  return guarded(h, [&]() -> int {
+  return guarded(h, call, [&]() -> int {
     if (!h->session) return out_of_order(h, call, "no stepped run: call npblu_start first");
     return f(*h->session);
   });
@@ -100,7 +100,7 @@ std::string unusable_value(const double* u, std::int64_t count, const npblu::Com
 extern "C" {
 
 int npblu_start(npblu_solver* h) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_start", [&]() -> int {
     npblu::c_api::agree_call(h->comm.get(), "npblu_start", npblu::c_api::config_arguments(h->config));
     if (stepping(h)) return out_of_order(h, "npblu_start", "a stepped run is open: npblu_finish it first");
     if (!npblu::c_api::has_problem(h))
@@ -137,7 +137,7 @@ int npblu_iterations_done(const npblu_solver* h, int* done, int* total) {
 
 int npblu_current_residual_norms(npblu_solver* h, double norms[5]) {
   if (h) {
-    const int status = guarded(h, [&]() -> int {
+    const int status = guarded(h, "npblu_current_residual_norms", [&]() -> int {
       npblu::c_api::agree_call(h->comm.get(), "npblu_current_residual_norms", "");
       return NPBLU_OK;
     });
@@ -218,7 +218,7 @@ int npblu_set_field(npblu_solver* h, const double* u, int64_t count) {
 }
 
 int npblu_field_checksum(npblu_solver* h, char* buf, int length) {
-  return guarded(h, [&]() -> int {
+  return guarded(h, "npblu_field_checksum", [&]() -> int {
     npblu::c_api::agree_call(h->comm.get(), "npblu_field_checksum", "");
     std::string digest;
     if (h->session)

@@ -41,6 +41,8 @@ subroutine lurun(cls, icomm, time, iverif, ierr)
     if (verified) iverif = 1
   else
     call npblu_error_message(solver, message)
+    ! The caller called LURUN: the C call that refused, which the message names first, is LURUN's own.
+    if (index(message, 'npblu_') == 1 .and. index(message, ': ') > 0) message = message(index(message, ': ') + 2:)
     call MPI_Comm_rank(icomm, rank, ignore)
     if (rank == 0) write (0, '(a,a)') 'LURUN: ', trim(message)
   end if

@@ -165,7 +165,7 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
     throw UsageError("too many ranks: " + std::to_string(ranks) + " ranks cannot split " +
                      std::to_string(g.ny - 2) + " interior columns with at least " +
                      std::to_string(kMinimumColumnWidth) + " columns each (at most " +
-                     std::to_string(max_ranks) + " ranks)");
+                     counted(max_ranks, "rank") + ")");
   }
   parsed_for_option("emulate-speeds", [&] {
     config.emulation.check_ranks(ranks);
