@@ -48,7 +48,7 @@ int guarded(Handle* h, std::string_view call, F&& f) {
     status = status_of_current_exception(message);  // (first: it fills `message`)
     fail(h, status, message);
   }
-  if (status != NPBLU_OK && h->error.find(call) == std::string::npos)
+  if (status != NPBLU_OK && !h->error.empty() && h->error.find(call) == std::string::npos)
     h->error = std::string(call) + ": " + h->error;
   return status;
 }

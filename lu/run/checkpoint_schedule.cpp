@@ -25,10 +25,6 @@ std::string shell_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-}  // namespace
-
-namespace {
-
 void advance_with_checkpoints(BenchmarkSession& session, const StopSignals& signals,
                               const CheckpointConfig& checkpoint, MPI_Comm comm) {
   while (!session.finished()) {
