@@ -86,7 +86,7 @@ SpeedSchedule SpeedSchedule::parse(const std::string& spec) {
     if (!s.segments_.empty() && seg.speeds.size() != s.segments_.front().speeds.size()) {
       throw std::invalid_argument("--emulate-speeds " + quoted(spec) + ": segment from iteration " +
                                   std::to_string(seg.from_iteration) + " gives " +
-                                  std::to_string(seg.speeds.size()) + " speeds, the first " +
+                                  counted(int(seg.speeds.size()), "speed") + ", the first " +
                                   std::to_string(s.segments_.front().speeds.size()));
     }
     s.segments_.push_back(std::move(seg));

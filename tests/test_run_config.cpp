@@ -177,7 +177,7 @@ TEST(RunConfig, EmulationSpeedFloorAndSyntax) {
   EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,0.0099"), "outside [0.01, 1]"));
   EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1e-300,1"), "outside [0.01, 1]"));
   EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,1;"), "ends with ';'"));
-  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,1;@5:1"), "gives 1 speeds, the first 2"));
+  EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", "1,1;@5:1"), "gives 1 speed, the first 2"));
   EXPECT_TRUE(contains(error_setting(c, "emulate-speeds", ""), "--emulate-speeds"));
   EXPECT_EQ(c.emulation.spec(), "1,0.01");  // unchanged by the refused ones
 }
