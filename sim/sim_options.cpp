@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -213,11 +214,11 @@ void check_core_speeds(const SimConfig& c) {
   const std::vector<int> cores = starting_cores(c);
   if (cores.empty()) throw UsageError("--core-speeds needs --cores or --unpinned");
   // Pinned: the cores the ranks name; unpinned: every core of every node.
-  const int nodes =
-      c.unpinned.node_ranks > 0 ? (c.ranks + c.unpinned.node_ranks - 1) / c.unpinned.node_ranks : 0;
-  const int modelled =
-      nodes > 0 ? nodes * c.unpinned.node_cores : *std::max_element(cores.begin(), cores.end()) + 1;
-  if (static_cast<int>(c.core_speeds.size()) != modelled)
+  const long long nodes =
+      c.unpinned.node_ranks > 0 ? (c.ranks + c.unpinned.node_ranks - 1LL) / c.unpinned.node_ranks : 0;
+  const long long modelled =
+      nodes > 0 ? nodes * c.unpinned.node_cores : *std::max_element(cores.begin(), cores.end()) + 1LL;
+  if (static_cast<long long>(c.core_speeds.size()) != modelled)
     throw UsageError("--core-speeds gives " + counted(long(c.core_speeds.size()), "speed") + " for " +
                      counted(modelled, "core"));
   for (const double s : c.core_speeds)
@@ -226,6 +227,27 @@ void check_core_speeds(const SimConfig& c) {
 }
 
 constexpr double kMinClockStep = 1e-6;
+
+// The cores are numbered in an int: one --cores gives per rank, or every
+// node's under --unpinned (node * its cores + the core: 1:1000000000 on 4
+// ranks overflowed to a "core number -1294967296").
+void check_core_numbers(const SimConfig& c) {
+  if (!c.cores.empty()) {
+    if (static_cast<int>(c.cores.size()) != c.ranks)
+      throw UsageError("--cores gives " + counted(long(c.cores.size()), "core") + " for " +
+                       counted(c.ranks, "rank"));
+    for (const int core : c.cores)
+      if (core < 0 || core == INT_MAX)
+        throw UsageError("--cores: a core number must be in [0, 2147483646], got " + std::to_string(core));
+  }
+  const SimConfig::Unpinned& u = c.unpinned;
+  if (u.node_ranks <= 0) return;
+  const long long nodes = (c.ranks + u.node_ranks - 1LL) / u.node_ranks;
+  if (nodes * u.node_cores > INT_MAX)
+    throw UsageError("--unpinned " + std::to_string(u.node_ranks) + ":" + std::to_string(u.node_cores) +
+                     ": " + counted(nodes, "node") + " of " + counted(u.node_cores, "core") +
+                     " each: more cores in all than the model can number (2147483647)");
+}
 
 // What only the whole command line can tell: ranks against the grid, stripes
 // against ranks, settings that could never take effect.
@@ -243,13 +265,7 @@ void check_model(const SimConfig& c, const RunConfig& shared) {
             ? "--balance off uses equal stripes: drop --columns or use --balance static"
             : "--balance best places the best stripes for the true speeds: drop --columns or use "
               "--balance static");
-  if (!c.cores.empty()) {
-    if (static_cast<int>(c.cores.size()) != c.ranks)
-      throw UsageError("--cores gives " + std::to_string(c.cores.size()) + " cores for " +
-                       std::to_string(c.ranks) + " ranks");
-    for (int core : c.cores)
-      if (core < 0) throw UsageError("--cores: a core number must be >= 0, got " + std::to_string(core));
-  }
+  check_core_numbers(c);
   try {
     check_max_widths(c.max_columns, c.ranks, c.grid.interior_columns().width(), c.settings.min_width);
   } catch (const std::invalid_argument& e) {
@@ -368,18 +384,26 @@ void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, SimCo
 // before allocating (--iterations 100000000, or NZ 2^31 - 1, ended in
 // std::bad_alloc or the kernel's OOM killer), as lu refuses stripes beyond a
 // node's memory.
-void check_model_memory(const SimConfig& c) {
-  const double per_record = double(iteration_record_fields().size()) * sizeof(double);
-  const double records = (double(c.ranks) * per_record + 2 * sizeof(double)) * c.iterations;
+// With --history the JSON holds every record again: a JSON node a value (16
+// bytes, up to twice that in an array as it grows) and its text (up to 24
+// characters) when written (a run accepted at 5.9 GB grew to 24 GB).
+constexpr double kHistoryBytesPerValue = 2 * 16 + 24;
+void check_model_memory(const SimConfig& c, bool history) {
+  const double values = double(iteration_record_fields().size()) * c.ranks * c.iterations;
+  const double records = values * sizeof(double) + 2 * sizeof(double) * c.iterations;
+  const double in_json = history ? values * kHistoryBytesPerValue : 0.0;
   const double planes = double(c.ranks) * std::max(0, c.grid.nz - 2) * sizeof(double);
   const std::optional<AvailableMemory> available = available_memory();
-  if (!available || records + planes <= 0.5 * double(available->bytes)) return;
-  throw UsageError(std::to_string(c.ranks) + " ranks x " + std::to_string(c.iterations) + " iterations x " +
-                   std::to_string(c.grid.nz) + " planes: the model needs about " +
-                   std::to_string(static_cast<long long>((records + planes) / 1e6)) +
-                   " MB (its per-iteration records and each rank's plane times), more than half of the " +
-                   std::to_string(available->bytes / 1000000) + " MB available (" + available->source +
-                   "): give " + (records >= planes ? "fewer --iterations" : "a smaller NZ"));
+  if (!available || records + in_json + planes <= 0.5 * double(available->bytes)) return;
+  throw UsageError(
+      std::to_string(c.ranks) + " ranks x " + std::to_string(c.iterations) + " iterations x " +
+      std::to_string(c.grid.nz) + " planes: the model needs about " +
+      std::to_string(static_cast<long long>((records + in_json + planes) / 1e6)) +
+      " MB (its per-iteration records" + (history ? ", their copy in the JSON (--history)" : "") +
+      " and each rank's plane times), more than half of the " + std::to_string(available->bytes / 1000000) +
+      " MB available (" + available->source + "): give " +
+      (records + in_json >= planes ? (history ? "fewer --iterations or no --history" : "fewer --iterations")
+                                   : "a smaller NZ"));
 }
 
 // The stripes the run starts on within --max-columns (as lu refuses stripes
@@ -430,7 +454,7 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   check_model(out.config, rc);
   refuse_settings_without_effect(app, rc, out);
   check_starting_stripes(out.config);
-  check_model_memory(out.config);
+  check_model_memory(out.config, out.history);
   return out;
 }
 

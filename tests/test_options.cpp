@@ -219,6 +219,11 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
       {{"S", "-P", "-3"}, "--ranks must be at least 1, got -3"},
       {{"S", "-P", "nan"}, "--ranks 'nan' is not an integer"},
       {{"S", "--noise", "0x1p-2"}, "--noise '0x1p-2' is not a number"},
+      {{"S", "--unpinned", "1:2147483647"},
+       "--unpinned 1:2147483647: 2 nodes of 2147483647 cores each: more"},
+      {{"S", "--cores", "0,2147483647"}, "--cores: a core number must be in [0, 2147483646], got 2147483647"},
+      {{"S", "--iterations", "2000000000", "--json", "never.json", "--history"},
+       "their copy in the JSON (--history)"},
       {{"S", "--cost-rhs", "1e-9x"}, "--cost-rhs '1e-9x' is not a number"},
   };
   for (const auto& [args, expected] : cases) {
