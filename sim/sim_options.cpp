@@ -205,19 +205,23 @@ void check_costs(const CostModel& cost) {
                      ": must be a finite number of bytes per second > 0");
 }
 
+// The cores the model numbers: every core of every node under --unpinned (a
+// node is --unpinned's RANKS consecutive ranks), else one past the highest
+// --cores names (none without either). In 64 bits: an int overflowed.
+long long modelled_cores(const SimConfig& c) {
+  const SimConfig::Unpinned& u = c.unpinned;
+  if (u.node_ranks > 0) return (c.ranks + u.node_ranks - 1LL) / u.node_ranks * u.node_cores;
+  return c.cores.empty() ? 0 : *std::max_element(c.cores.begin(), c.cores.end()) + 1LL;
+}
+
 // A speed for every core the ranks run on, and none for a core they do not:
 // within a million to one of each other (the model steps time by work over
 // speed, and beyond that the steps fall below a double's resolution).
 constexpr double kMinCoreSpeed = 1e-3, kMaxCoreSpeed = 1e3;
 void check_core_speeds(const SimConfig& c) {
   if (c.core_speeds.empty()) return;
-  const std::vector<int> cores = starting_cores(c);
-  if (cores.empty()) throw UsageError("--core-speeds needs --cores or --unpinned");
-  // Pinned: the cores the ranks name; unpinned: every core of every node.
-  const long long nodes =
-      c.unpinned.node_ranks > 0 ? (c.ranks + c.unpinned.node_ranks - 1LL) / c.unpinned.node_ranks : 0;
-  const long long modelled =
-      nodes > 0 ? nodes * c.unpinned.node_cores : *std::max_element(cores.begin(), cores.end()) + 1LL;
+  const long long modelled = modelled_cores(c);
+  if (modelled == 0) throw UsageError("--core-speeds needs --cores or --unpinned");
   if (static_cast<long long>(c.core_speeds.size()) != modelled)
     throw UsageError("--core-speeds gives " + counted(long(c.core_speeds.size()), "speed") + " for " +
                      counted(modelled, "core"));
@@ -241,12 +245,18 @@ void check_core_numbers(const SimConfig& c) {
         throw UsageError("--cores: a core number must be in [0, 2147483646], got " + std::to_string(core));
   }
   const SimConfig::Unpinned& u = c.unpinned;
-  if (u.node_ranks <= 0) return;
-  const long long nodes = (c.ranks + u.node_ranks - 1LL) / u.node_ranks;
-  if (nodes * u.node_cores > INT_MAX)
+  if (u.node_ranks > 0 && modelled_cores(c) > INT_MAX)
     throw UsageError("--unpinned " + std::to_string(u.node_ranks) + ":" + std::to_string(u.node_cores) +
-                     ": " + counted(nodes, "node") + " of " + counted(u.node_cores, "core") +
-                     " each: more cores in all than the model can number (2147483647)");
+                     ": " + counted((c.ranks + u.node_ranks - 1LL) / u.node_ranks, "node") + " of " +
+                     counted(u.node_cores, "core") + " each: more cores in all than the model can number (2147483647)");
+}
+
+// The problem as lu's checks take it (run_config.hpp): the model's grid and iterations.
+Problem lu_problem(const SimConfig& c) {
+  Problem problem;
+  problem.grid = c.grid;
+  problem.iterations = c.iterations;
+  return problem;
 }
 
 // What only the whole command line can tell: ranks against the grid, stripes
@@ -255,10 +265,7 @@ void check_model(const SimConfig& c, const RunConfig& shared) {
   if (c.ranks < 1) throw UsageError("--ranks must be at least 1, got " + std::to_string(c.ranks));
   // lu's own checks of the rank count (run_config.hpp): a column fits a message, not too many ranks,
   // --columns one width per rank tiling the interior; the same messages.
-  Problem problem;
-  problem.grid = c.grid;
-  problem.iterations = c.iterations;
-  validate_for_ranks(shared, problem, c.ranks);
+  validate_for_ranks(shared, lu_problem(c), c.ranks);
   if (!c.columns.empty() && (c.balance == BalanceMode::off || c.balance == BalanceMode::best))
     throw UsageError(
         c.balance == BalanceMode::off
@@ -318,7 +325,6 @@ void convert_model_options(const CLI::App& app, const Collected& text, const Run
   if (app.count("--max-columns")) c.max_columns = int_list("--max-columns", text.max_columns);
   if (app.count("--emulate-speeds")) {
     const auto file = speeds_file_named(text.speeds);
-    if (file && file->empty()) throw UsageError("--emulate-speeds '@': missing file name");  // as lu says
     const std::string spec = file ? read_speed_file(*file, c.ranks) : text.speeds;
     try {
       c.speeds = SpeedSchedule::parse(spec, c.ranks);
@@ -371,11 +377,8 @@ void refuse_settings_without_effect(const CLI::App& app, RunConfig shared, SimCo
   for (const ModelModeOption& m : kModelModeOptions)
     if (app.count(m.option) && !m.applies(out))
       throw UsageError(std::string(m.option) + " only applies with " + m.needs);
-  Problem problem;
-  problem.grid = out.config.grid;
-  problem.iterations = out.config.iterations;
-  check_effect(shared, problem, 0);
-  out.warnings = effect_warnings(shared, problem, 0, out.config.ranks);
+  check_effect(shared, lu_problem(out.config), 0);
+  out.warnings = effect_warnings(shared, lu_problem(out.config), 0, out.config.ranks);
 }
 
 // The model keeps every rank's record of every iteration (the history its

@@ -73,6 +73,7 @@ std::string read_speed_file(const std::string& path, int ranks) {
 
 std::optional<std::string> speeds_file_named(std::string_view spec) {
   if (spec.empty() || spec[0] != '@') return std::nullopt;
+  if (spec.size() == 1) throw UsageError("--emulate-speeds '@': missing file name");
   const std::string path(spec.substr(1));
   const std::size_t digits = path.find_first_not_of("0123456789");
   const bool segment = digits > 0 && digits != std::string::npos && path[digits] == ':';

@@ -14,6 +14,7 @@ namespace npblu {
 /// speeds), so every "@..." names a file, ':' and all, except one that reads
 /// as a misplaced segment ("@80:1,0.5") when no such file exists: that is
 /// left to the schedule's parser, whose message says what is wrong with it.
+/// "@" alone throws UsageError (a missing file name), for lu and lu-sim alike.
 std::optional<std::string> speeds_file_named(std::string_view spec);
 
 /// The schedule of the file at `path` for a run of `ranks` ranks, as

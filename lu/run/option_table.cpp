@@ -69,7 +69,7 @@ void set_path(std::string_view option, fs::path& path, std::string_view value) {
 using Setter = std::function<void(RunConfig&, std::string_view option, std::string_view value)>;
 
 // The setting as the ranks of one run must agree on it (option_settings).
-using Shown = std::string (*)(const RunConfig&);
+using Shown = std::function<std::string(const RunConfig&)>;
 
 struct Option {
   OptionInfo info;
@@ -97,6 +97,26 @@ std::string shown_list(const std::vector<T>& values) {
 std::string shown_weights(const WeightSpec& w) {
   if (!w.file.empty()) return "@ a file";
   return w.source == WeightSource::list ? shown_list(w.values) : w.describe();
+}
+
+// Rows whose setting is one field of RunConfig: `field(c)` names it once, for
+// the setter and for the agreed setting alike (a generic lambda returning
+// `auto&`, so that it serves a RunConfig& and a const RunConfig&).
+template <class Field>
+Option file_option(OptionInfo info, Field field) {
+  return {info, [field](RunConfig& c, auto o, auto v) { set_path(o, field(c), v); },
+          [field](const RunConfig& c) { return shown_file(field(c)); }};
+}
+template <class Field>
+Option flag_option(OptionInfo info, Field field) {
+  return {info, [field](RunConfig& c, auto o, auto v) { field(c) = to_flag(o, v); },
+          [field](const RunConfig& c) { return shown_flag(field(c)); }};
+}
+// A whole number, at least 1.
+template <class Field>
+Option count_option(OptionInfo info, Field field) {
+  return {info, [field](RunConfig& c, auto o, auto v) { field(c) = option_at_least(o, option_int(o, v), 1); },
+          [field](const RunConfig& c) { return shown(field(c)); }};
 }
 
 // Every option, its help, its conversion and its agreed setting: the one list
@@ -148,7 +168,6 @@ const std::vector<Option>& options() {
        [](RunConfig& c, auto o, auto v) {
          c.emulation_file.clear();
          if (const auto file = speeds_file_named(v)) {
-           if (file->empty()) refuse_option(o, "'@': missing file name");
            c.emulation_file = *file;
            c.emulation = {};
            return;
@@ -158,11 +177,10 @@ const std::vector<Option>& options() {
        [](const RunConfig& c) -> std::string {
          return c.emulation_file.empty() ? c.emulation.spec() : "@ a file";
        }},
-      {{"calibration-iterations", "", false, "N", "SSOR iterations timed by --weights calibrate (default 5)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.placement.calibration_iterations = option_at_least(o, option_int(o, v), 1);
-       },
-       [](const RunConfig& c) -> std::string { return shown(c.placement.calibration_iterations); }},
+      count_option(
+          {"calibration-iterations", "", false, "N",
+           "SSOR iterations timed by --weights calibrate (default 5)"},
+          [](auto& c) -> auto& { return c.placement.calibration_iterations; }),
       {{"memory-check", "", false, "on|off",
         "Refuse, before allocating, stripes that need more memory than a node has available (default on)"},
        [](RunConfig& c, auto o, auto v) {
@@ -175,12 +193,10 @@ const std::vector<Option>& options() {
         "time from MPI wait times)"},
        [](RunConfig& c, auto, auto v) { set_balance(c, v); },
        [](const RunConfig& c) -> std::string { return to_string(c.balance.mode); }},
-      {{"balance-every", "", false, "K",
-        "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.balance.diffusive.every = option_at_least(o, option_int(o, v), 1);
-       },
-       [](const RunConfig& c) -> std::string { return shown(c.balance.diffusive.every); }},
+      count_option(
+          {"balance-every", "", false, "K",
+           "Diffusive balancing every K iterations (default 5; --balance diffusive)"},
+          [](auto& c) -> auto& { return c.balance.diffusive.every; }),
       {{"balance-threshold", "", false, "F",
         "MPI wait that must confirm an imbalance before columns move: the slowest rank by cost must wait "
         "less than the most waiting rank by F of an iteration (default 0.02; --balance diffusive)"},
@@ -207,48 +223,44 @@ const std::vector<Option>& options() {
          c.pipeline.wait = parsed_for_option(o, [&] { return parse_wait_mode(text_of(v)); });
        },
        [](const RunConfig& c) -> std::string { return to_string(c.pipeline.wait); }},
-      {{"planes-per-message", "", false, "N",
-        "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.pipeline.planes_per_message = option_at_least(o, option_int(o, v), 1);
-       },
-       [](const RunConfig& c) -> std::string { return shown(c.pipeline.planes_per_message); }},
-      {{"json", "", false, "FILE", "Write the report as JSON to this file"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.json, v); },
-       [](const RunConfig& c) -> std::string { return shown_file(c.output.json); }},
-      {{"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.output.trace, v); },
-       [](const RunConfig& c) -> std::string { return shown_file(c.output.trace); }},
-      {{"trace-overwrite", "", true, "", "Replace an existing trace file (with --trace)"},
-       [](RunConfig& c, auto o, auto v) { c.output.trace_overwrite = to_flag(o, v); },
-       [](const RunConfig& c) -> std::string { return shown_flag(c.output.trace_overwrite); }},
-      {{"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
-       [](RunConfig& c, auto o, auto v) {
-         c.output.trace_flush_every = option_at_least(o, option_int(o, v), 1);
-       },
-       [](const RunConfig& c) -> std::string { return shown(c.output.trace_flush_every); }},
-      {{"checkpoint", "", false, "FILE.h5",
-        "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
-        "(then stop, exit status 4); an existing checkpoint is replaced only when this run continues it "
-        "(--restart) or with --checkpoint-overwrite"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.path, v); },
-       [](const RunConfig& c) -> std::string { return shown_file(c.checkpoint.path); }},
-      {{"checkpoint-every", "", false, "N",
-        "Checkpoint every N iterations (with --checkpoint; without it, on a signal only)"},
-       [](RunConfig& c, auto o, auto v) { c.checkpoint.every = option_at_least(o, option_int(o, v), 1); },
-       [](const RunConfig& c) -> std::string { return shown(c.checkpoint.every); }},
-      {{"checkpoint-overwrite", "", true, "",
-        "Replace an existing checkpoint that this run does not continue with --restart (with --checkpoint)"},
-       [](RunConfig& c, auto o, auto v) { c.checkpoint.overwrite = to_flag(o, v); },
-       [](const RunConfig& c) -> std::string { return shown_flag(c.checkpoint.overwrite); }},
-      {{"restart", "", false, "FILE.h5",
-        "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
-        "omitted)"},
-       [](RunConfig& c, auto o, auto v) { set_path(o, c.checkpoint.restart, v); },
-       [](const RunConfig& c) -> std::string { return shown_file(c.checkpoint.restart); }},
-      {{"quiet", "q", true, "", "No progress lines"},
-       [](RunConfig& c, auto o, auto v) { c.output.quiet = to_flag(o, v); },
-       [](const RunConfig& c) -> std::string { return shown_flag(c.output.quiet); }},
+      count_option(
+          {"planes-per-message", "", false, "N",
+           "k planes per pipeline message in the sweeps (default 1; fewer hand-offs, same result)"},
+          [](auto& c) -> auto& { return c.pipeline.planes_per_message; }),
+      file_option(
+          {"json", "", false, "FILE", "Write the report as JSON to this file"},
+          [](auto& c) -> auto& { return c.output.json; }),
+      file_option(
+          {"trace", "", false, "FILE.h5", "Write a partition trace (HDF5) to this file"},
+          [](auto& c) -> auto& { return c.output.trace; }),
+      flag_option(
+          {"trace-overwrite", "", true, "", "Replace an existing trace file (with --trace)"},
+          [](auto& c) -> auto& { return c.output.trace_overwrite; }),
+      count_option(
+          {"trace-flush", "", false, "N", "Flush the trace every N iterations (default 10; with --trace)"},
+          [](auto& c) -> auto& { return c.output.trace_flush_every; }),
+      file_option(
+          {"checkpoint", "", false, "FILE.h5",
+           "Write a checkpoint (HDF5) to this file every --checkpoint-every iterations and on SIGTERM/SIGINT "
+           "(then stop, exit status 4); an existing checkpoint is replaced only when this run continues it "
+           "(--restart) or with --checkpoint-overwrite"},
+          [](auto& c) -> auto& { return c.checkpoint.path; }),
+      count_option(
+          {"checkpoint-every", "", false, "N",
+           "Checkpoint every N iterations (with --checkpoint; without it, on a signal only)"},
+          [](auto& c) -> auto& { return c.checkpoint.every; }),
+      flag_option(
+          {"checkpoint-overwrite", "", true, "",
+           "Replace an existing checkpoint that this run does not continue with --restart (with "
+           "--checkpoint)"},
+          [](auto& c) -> auto& { return c.checkpoint.overwrite; }),
+      file_option(
+          {"restart", "", false, "FILE.h5",
+           "Continue the run saved in this checkpoint, on any ranks and stripes (the problem options may be "
+           "omitted)"},
+          [](auto& c) -> auto& { return c.checkpoint.restart; }),
+      flag_option(
+          {"quiet", "q", true, "", "No progress lines"}, [](auto& c) -> auto& { return c.output.quiet; }),
       {{"progress-interval", "", false, "SECONDS", "Seconds between progress lines (default 5)"},
        [](RunConfig& c, auto o, auto v) {
          const double s = option_number(o, v);

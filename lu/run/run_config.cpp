@@ -187,11 +187,11 @@ void validate_for_ranks(const RunConfig& config, const Problem& problem, int ran
 }
 
 namespace {
-// The first iteration after iterations_done that a balancing step follows:
-// steps follow multiples of --balance-every, counted from the run's first
-// iteration, so that a restart decides where the first run would have
-// (balance/balancer_session.hpp: due).
-int first_balancing_step(int every, int iterations_done) { return (iterations_done / every + 1) * every; }
+// The first iteration after iterations_done that a cadence of `every` acts
+// after: checkpoints and balancing steps both follow multiples counted from
+// the run's first iteration, so that a restart acts where the first run would
+// have (checkpoint_schedule.cpp; balance/balancer_session.hpp: due).
+int next_multiple(int every, int iterations_done) { return (iterations_done / every + 1) * every; }
 
 // Whether a diffusive balancer has no step to take in the iterations left: a
 // step follows iterations before the last one only (after the last, nothing
@@ -199,7 +199,7 @@ int first_balancing_step(int every, int iterations_done) { return (iterations_do
 // warns about the default one.
 bool balancer_never_steps(const RunConfig& config, const Problem& problem, int iterations_done) {
   return problem.iterations > 0 && config.balance.mode == BalanceMode::diffusive &&
-         first_balancing_step(config.balance.diffusive.every, iterations_done) >= problem.iterations;
+         next_multiple(config.balance.diffusive.every, iterations_done) >= problem.iterations;
 }
 }  // namespace
 
@@ -210,7 +210,7 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   const int every = config.checkpoint.every;
   // A checkpoint is written after a multiple of `every` before the last iteration (the last writes the
   // report).
-  const int first_checkpoint = every > 0 ? (iterations_done / every + 1) * every : 0;
+  const int first_checkpoint = every > 0 ? next_multiple(every, iterations_done) : 0;
   if (every > 0 && !config.checkpoint.path.empty() && first_checkpoint >= last) {
     throw UsageError(
         "--checkpoint-every " + std::to_string(every) +
@@ -233,7 +233,7 @@ void check_effect(const RunConfig& config, const Problem& problem, int iteration
   }
   const int every_given = config.balance.diffusive.every, left = last - iterations_done;
   if (given("balance-every") && balancer_never_steps(config, problem, iterations_done)) {
-    const int first = first_balancing_step(every_given, iterations_done);
+    const int first = next_multiple(every_given, iterations_done);
     throw UsageError("--balance-every " + std::to_string(every_given) +
                      (first > last ? " is beyond the last iteration ("
                                    : " reaches only the last iteration, after which no step is taken (") +
