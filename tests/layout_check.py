@@ -148,6 +148,19 @@ def unexecutable_scripts(root):
                     yield path
 
 
+def stderr_streams(root, files):
+    """Diagnostics written to std::cerr outside the tests: each << is its own write, and
+    the launcher's pipe let a rank's stdout land inside such a line (CI saw it). One line,
+    one write: print_line_to_stderr (lu/mpi/messages.hpp)."""
+    for path in files:
+        if path.startswith("tests/") or not path.endswith((".cpp", ".hpp")):
+            continue
+        src = without_comments_and_strings(open(os.path.join(root, path), errors="replace").read())
+        for number, line in enumerate(src.splitlines(), 1):
+            if "std::cerr" in line:
+                yield f"{path}:{number}"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("source_dir")
@@ -173,6 +186,8 @@ def main():
         problems.append(f"{args.readme}: the layout table names {folder}/, which holds no tracked file")
     for path in unexecutable_scripts(root):
         problems.append(f"{path}: starts with #! but is not executable (git update-index --chmod=+x)")
+    for place in stderr_streams(root, files):
+        problems.append(f"{place}: writes to std::cerr in pieces (use print_line_to_stderr: one line, one write)")
     print(f"checked {sum(map(is_code, files))} code files, {functions} functions, {len(folders)} folders")
     for p in problems:
         print("FAIL:", p)

@@ -3,6 +3,7 @@
 // a user gave: values are echoed capped, and the line itself has no newline
 // and a bounded length.
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -93,6 +94,18 @@ inline std::string one_line_message(std::string_view message) {
   }
   if (out.size() > kMessageLength) out = out.substr(0, kMessageLength) + "... (message shortened)";
   return out;
+}
+
+/// Writes `prefix` and `message` as one line on stderr, in one write: the
+/// launcher forwards stdout and stderr through one pipe, and a line written in
+/// pieces had a rank's stdout land inside it (CI: the report's header between
+/// "lu: warning: " and the warning).
+inline void print_line_to_stderr(std::string_view prefix, std::string_view message) {
+  std::string line(prefix);
+  line += one_line_message(message);
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
 }
 
 }  // namespace npblu

@@ -220,7 +220,7 @@ BenchmarkSession::BenchmarkSession(const RunConfig& config, MPI_Comm comm, std::
        effect_warnings(resolved, state_->ctx.problem, restart ? restart->iteration : 0, state_->ctx.ranks))
     warnings.push_back(std::move(warning));
   for (const std::string& warning : warnings)
-    if (state_->ctx.root()) std::cerr << "lu: warning: " << one_line_message(warning) << std::endl;
+    if (state_->ctx.root()) print_line_to_stderr("lu: warning: ", warning);
   State& s = *state_;
   s.weights = agree_on_weights(s.ctx);
   const Partition partition = place_stripes(s.ctx, s.weights);

@@ -39,7 +39,7 @@ bool is_root() {
 /// The one way out with an error: one line on stderr, from rank 0 (every rank
 /// holds the same error and returns the same status).
 int exit_with(const std::exception& e, int status) {
-  if (is_root()) std::cerr << "lu: error: " << npblu::one_line_message(e.what()) << std::endl;
+  if (is_root()) npblu::print_line_to_stderr("lu: error: ", e.what());
   return status;
 }
 
@@ -49,7 +49,7 @@ int exit_with(const std::exception& e, int status) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   // One write, so that the launcher's own abort message cannot land inside the line.
-  std::cerr << "lu: error: " + message + " (rank " + std::to_string(rank) + ")\n" << std::flush;
+  npblu::print_line_to_stderr("lu: error: ", message + " (rank " + std::to_string(rank) + ")");
   // The launcher forwards our stderr through a pipe, and MPICH's hydra kills the
   // job on MPI_Abort without draining it: the line was lost in 5 of 40 runs.
   // A failed job can spare the launcher a moment to read it (0 in 100 with it).
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const npblu::RunInterrupted& e) {
-    if (is_root()) std::cerr << "lu: " << npblu::one_line_message(e.what()) << std::endl;
+    if (is_root()) npblu::print_line_to_stderr("lu: ", e.what());
     return kExitInterrupted;
   } catch (const npblu::UsageError& e) {
     return exit_with(e, kExitUsage);
