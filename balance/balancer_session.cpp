@@ -77,8 +77,8 @@ void BalancerSession::adapt_stride(std::span<const WindowReport> reports) {
 }
 
 namespace {
-// 2: the stripes' error; 3: samples since the speeds changed (versions 1 and 2 are read too)
-constexpr double kStateVersion = 3.0;
+// 2: the stripes' error; 3: samples since the speeds changed; 4: a marginal step wanted (1-3 are read too)
+constexpr double kStateVersion = 4.0;
 }  // namespace
 
 std::vector<double> BalancerSession::saved_state() const {
@@ -96,7 +96,7 @@ std::vector<double> BalancerSession::saved_state() const {
 void BalancerSession::restore_state(std::span<const double> state) {
   StateReader in(state);
   const double version = in.take();
-  if (version != kStateVersion && version != 1.0 && version != 2.0)
+  if (version != kStateVersion && version != 1.0 && version != 2.0 && version != 3.0)
     throw std::invalid_argument("balancer state: unknown version");
   if (in.take_count(1L << 24, "rank count") != current_.ranks())
     throw std::invalid_argument("balancer state: saved on another number of ranks");

@@ -37,6 +37,7 @@ void DiffusiveBalancer::save(StateWriter& out) const {
   evidence_.save(out);
   out.put(windows_since_move_);
   out.put(set_error_);
+  out.put(wanted_step_ ? 1.0 : 0.0);
 }
 
 void DiffusiveBalancer::restore(StateReader& in, int version) {
@@ -47,7 +48,11 @@ void DiffusiveBalancer::restore(StateReader& in, int version) {
   const double set_error = with_set_error ? in.take() : 0.0;
   if (!(std::isfinite(set_error) && set_error >= 0.0))
     throw std::invalid_argument("balancer state: the stripes' error is not a non-negative number");
+  const double wanted = version >= 4 ? in.take() : 0.0;
+  if (wanted != 0.0 && wanted != 1.0)
+    throw std::invalid_argument("balancer state: whether a step was wanted is neither 0 nor 1");
   windows_since_move_ = windows;
+  wanted_step_ = wanted == 1.0;
   set_error_ = set_error;
   evidence_ = std::move(evidence);
 }
@@ -215,6 +220,14 @@ double bound(const std::vector<int>& widths, const CostEstimate& e, double z, do
 // E[max of n standard normals] (Blom's approximation).
 double expected_largest_normal(int n) { return normal_quantile_upper(1.0 - (n - 0.375) / (n + 0.25)); }
 
+// The gain per iteration counted on with every error allowed `margin` times
+// over: the slowest rank now at its least (z se below its estimate) minus
+// the new stripes' slowest rank expected e_P se above its estimate.
+double gain_counted_on(const std::vector<int>& widths, const std::vector<int>& target, const CostEstimate& e,
+                       double z, double largest_error, double margin) {
+  return bound(widths, e, margin * z, -1.0) - bound(target, e, margin * largest_error, +1.0);
+}
+
 }  // namespace
 
 const DiffusiveBalancer::Quantiles& DiffusiveBalancer::quantiles(int ranks) {
@@ -223,6 +236,15 @@ const DiffusiveBalancer::Quantiles& DiffusiveBalancer::quantiles(int ranks) {
                   normal_quantile_upper(kChangeError / (2.0 * ranks)), expected_largest_normal(ranks)};
   }
   return quantiles_;
+}
+
+bool DiffusiveBalancer::confirmed(bool wants, bool decisive) {
+  // One window's evidence of a marginal gain may be a transient, or noise
+  // correlated in time that the estimates' errors understate: the step
+  // waits for the next window to want one too.
+  const bool go = wants && (decisive || wanted_step_);
+  wanted_step_ = wants && !go;
+  return go;
 }
 
 bool DiffusiveBalancer::better_to_wait(const BalanceDecision& d, const CostEstimate& e, double t_target,
@@ -320,7 +342,7 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   // The slowest rank now is confirmed only beyond what the largest of P
   // noisy estimates would show by chance (z); the new stripes' slowest rank
   // is expected that far above its estimate (the largest of P errors).
-  d.gain = bound(widths, e, d.z, -1.0) - bound(target, e, q.largest, +1.0);
+  d.gain = gain_counted_on(widths, target, e, d.z, q.largest, 1.0);
   const double period = *std::max_element(w.period.begin(), w.period.end());
   d.price = outlook.price > 0.0 ? outlook.price : std::max(period, outlook.prior_price);
   // Speeds seen unchanged for m iterations are expected to hold for about m
@@ -334,9 +356,11 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const double refresh = worth_it ? 0.0 : refresh_gain(d, e, target, q.largest);
   const bool refreshing = refresh > 0.0 && refresh * d.horizon > d.price;
   if (refreshing) d.gain = refresh, worth_it = true;
-  if (target == widths || windows_since_move_ < settings_.persistence || !waits_agree || !worth_it) return d;
-  if (!refreshing && better_to_wait(d, e, d.predicted_best, static_cast<int>(w.cost[0].size()), q.largest))
-    return d;
+  const bool wants =
+      target != widths && windows_since_move_ >= settings_.persistence && waits_agree && worth_it &&
+      (refreshing || !better_to_wait(d, e, d.predicted_best, static_cast<int>(w.cost[0].size()), q.largest));
+  const double sure_gain = gain_counted_on(widths, target, e, d.z, q.largest, kDecisiveMargin);
+  if (!confirmed(wants, refreshing || (sure_gain > 0.0 && sure_gain * d.horizon > d.price))) return d;
 
   const std::vector<int> next = step_toward(widths, target);
   int cut = 0, next_cut = 0;

@@ -97,7 +97,7 @@ TEST(BalancerSession, RestoredStateContinuesBitForBit) {
   EXPECT_EQ(restored.saved_state(), going_on.saved_state());
 }
 
-TEST(BalancerSession, StateOfVersion2HoldsWhatItsSegmentHolds) {
+TEST(BalancerSession, StatesOfVersions2And3AreRead) {
   // A checkpoint of the version before the count of samples since the
   // speeds changed: that count is read as the samples the segment keeps.
   BalancerSession s(settings(), Partition::equal({1, 40}, 2));
@@ -106,15 +106,20 @@ TEST(BalancerSession, StateOfVersion2HoldsWhatItsSegmentHolds) {
   for (int window = 1; window <= 3; ++window) s.decide(5 * window, reports, 100);
   std::vector<double> state = s.saved_state();
   // version, ranks, then the evidence: its rank count, each rank's 15
-  // samples (a count and the values), 5 noise sums, the periods seen, held.
-  const std::size_t held_at = 3 + 2 * 16 + 5 + 1;
-  ASSERT_EQ(state[0], 3.0);
+  // samples (a count and the values), 5 noise sums, the periods seen, held;
+  // then windows since the last step, the stripes' error, a step wanted.
+  const std::size_t held_at = 3 + 2 * 16 + 5 + 1, wanted_at = held_at + 3;
+  ASSERT_EQ(state[0], 4.0);
   ASSERT_EQ(state[held_at], 15.0);
-  state[0] = 2.0;
-  state.erase(state.begin() + static_cast<std::ptrdiff_t>(held_at));
-  BalancerSession old(settings(), Partition::equal({1, 40}, 2));
-  old.restore_state(state);
-  EXPECT_EQ(old.saved_state(), s.saved_state());  // 15 samples kept: 15 held
+  ASSERT_EQ(state[wanted_at], 0.0);  // equal ranks: no step wanted
+  state.erase(state.begin() + static_cast<std::ptrdiff_t>(wanted_at));
+  for (const double version : {3.0, 2.0}) {
+    state[0] = version;
+    if (version == 2.0) state.erase(state.begin() + static_cast<std::ptrdiff_t>(held_at));
+    BalancerSession old(settings(), Partition::equal({1, 40}, 2));
+    old.restore_state(state);
+    EXPECT_EQ(old.saved_state(), s.saved_state()) << version;  // 15 samples kept: 15 held
+  }
 }
 
 TEST(BalancerSession, DamagedOrForeignStateRefusedAndNothingChanged) {
