@@ -192,9 +192,13 @@ ReadWindow read_window(std::span<const RankSamples> window, const std::vector<in
     for (std::size_t t = 0; t < k; ++t) {
       const double s = w.share.size() == k ? std::min(1.0, w.share[t] * scale) : share[r];
       const RankWindow e = DiffusiveBalancer::effective({w.compute[t], w.wait[t]}, s);
-      if (!(e.compute > 0.0) || !std::isfinite(e.compute) || !std::isfinite(e.wait))
+      // A per-column cost that is subnormal (zero to the arithmetic below) or
+      // times whose sums over ranks overflow say nothing usable, as no compute.
+      const double c = e.compute / widths[r];
+      const double ranks = static_cast<double>(window.size());
+      if (!(c >= std::numeric_limits<double>::min()) || !std::isfinite(4.0 * ranks * (e.compute + e.wait)))
         return {{}, {}, {}, false};
-      cost.push_back(e.compute / widths[r]);
+      cost.push_back(c);
       wait += e.wait / k;
       period += (e.compute + e.wait) / k;
     }

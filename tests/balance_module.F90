@@ -71,7 +71,7 @@ contains
     ! Widths or weights of another length than the ranks (one rank's only): refused before they are
     ! read (the library once read past the array), naming the length.
     call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, widths=[ncols], message=message)
-    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'widths holds 1 values') > 0, &
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'widths holds 1 value ') > 0, &
                'one width for several ranks accepted: '//trim(message))
     if (rank == 1) then
       call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, weights=[cost, 1d0], message=message)
@@ -80,6 +80,15 @@ contains
     end if
     call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'weights holds') > 0, &
                'a weight too many on rank 1 accepted: '//trim(message))
+#if EXPECT_INTEGER_BYTES == 8
+    ! The int64 specifics: a value beyond a C int is refused, never cut to its
+    ! low 32 bits (2**32 + 90 columns once became a balancer of 90).
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, 2_8**32 + ncols, ierr, message=message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'beyond a C int') > 0, &
+               'ncols = 2**32 + 90 accepted: '//trim(message))
+    call npblu_balancer_create(bal, MPI_COMM_WORLD, ncols, ierr, every=2_8**32 + 1, message=message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT, 'every = 2**32 + 1 accepted')
+#endif
 
   end subroutine check_refusals
 

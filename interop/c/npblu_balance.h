@@ -102,8 +102,10 @@ NPBLU_API int npblu_balancer_destroy(npblu_balancer** handle);
  * often; every settings.every-th feed is collective (one all-gather): every
  * rank's fed times of the window go to the diffusive balancer, which may
  * move columns. A deciding feed on one rank while another rank makes
- * another call (an extra or a missing feed, destroy) is refused alike on
- * every rank, with nothing recorded. *changed (may be NULL)
+ * another collective call (set_widths, migrate, destroy) is refused alike
+ * on every rank, with nothing recorded. Each rank counts its own feeds: one
+ * that feeds more often than the others (an extra feed) decides with its
+ * window shifted against theirs, which no rank can see. *changed (may be NULL)
  * is 1 when this feed changed the partition (on every rank alike), else 0.
  * After a change the caller moves its data (npblu_balancer_migrate) before
  * the next feed. Unless settings.core_share is 0, the balancer also reads
@@ -130,6 +132,10 @@ NPBLU_API int npblu_balancer_set_widths(npblu_balancer* handle, const int* width
  * narrowed only when a decision moves columns.) Bad or differing values:
  * NPBLU_ERROR_ARGUMENT on every rank, nothing changed. */
 NPBLU_API int npblu_balancer_set_max_widths(npblu_balancer* handle, const int* max_widths);
+/* For the Fortran module: the same with the length of the caller's array,
+ * refused (agreed, nothing changed) unless it holds one value per rank. */
+NPBLU_API int npblu_balancer_set_widths_fn(npblu_balancer* handle, const int* widths, int length);
+NPBLU_API int npblu_balancer_set_max_widths_fn(npblu_balancer* handle, const int* max_widths, int length);
 
 /* This rank's current range [*begin, *end); and the one before the last
  * feed (the range the caller's arrays are laid out on until it migrates). */
@@ -176,7 +182,11 @@ NPBLU_API int npblu_balancer_totals(const npblu_balancer* handle, int* decisions
  * stored before as well (owned or halo) keeps that value; the other halo
  * columns are untouched: refresh halos (the caller's exchange) before
  * reading them. May be called once with all arrays or once per array (the
- * same order on every rank). count 0 is a no-op. Errors (null arrays,
+ * same order on every rank), each array once per change: a second call for
+ * an array reads its old storage on the previous ranges again, so the
+ * already migrated array must not be passed as old (it is read past its
+ * end). New storage that overlaps any array's old storage, or another
+ * array's new storage in the same call, is refused. count 0 is a no-op. Errors (null arrays,
  * column_bytes 0, halo < 0, ranks passing different count/halo/sizes) are
  * agreed: the same status on every rank, nothing moved. */
 NPBLU_API int npblu_balancer_migrate(npblu_balancer* handle, int count, const void* const* old_arrays,

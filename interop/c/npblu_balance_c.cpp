@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "balance/parse_number.hpp"
 #include "interop/c/npblu_balance.h"
 #include "interop/c/npblu_balancer_handle.hpp"
 #include "interop/c/npblu_status.hpp"
@@ -58,7 +59,8 @@ npblu::BalancerSettings to_settings(const npblu_balance_settings* s) {
 /// The starting partition; throws std::invalid_argument on bad input.
 Partition starting_partition(int columns, int ranks, const int* widths, const double* weights,
                              int min_width) {
-  if (columns < 1) throw std::invalid_argument("the column count must be at least 1");
+  if (columns < 1)
+    throw std::invalid_argument("the column count must be at least 1, got " + std::to_string(columns));
   const ColumnRange all{0, columns};
   if (widths && weights) throw std::invalid_argument("give widths or weights, not both");
   if (widths) return Partition::from_widths(all, std::span(widths, ranks), min_width);
@@ -86,14 +88,18 @@ struct ArrayLengths {
   int widths = -1, weights = -1;
 };
 
+/// A Fortran array of `length` values where one per rank is needed ("" if
+/// it has that many, or its length is not known: -1, C).
+std::string count_problem(const char* name, int length, int ranks) {
+  if (length < 0 || length == ranks) return "";
+  return std::string(name) + " holds " + npblu::counted(length, "value") + " for " + std::to_string(ranks) +
+         " ranks";
+}
+
 std::string lengths_problem(const int* widths, const double* weights, ArrayLengths n, int ranks) {
-  auto wrong = [&](const char* name, int length) {
-    return std::string(name) + " holds " + std::to_string(length) + " values for " + std::to_string(ranks) +
-           " ranks";
-  };
-  if (widths && n.widths >= 0 && n.widths != ranks) return wrong("widths", n.widths);
-  if (weights && n.weights >= 0 && n.weights != ranks) return wrong("weights", n.weights);
-  return "";
+  std::string problem = widths ? count_problem("widths", n.widths, ranks) : "";
+  if (problem.empty() && weights) problem = count_problem("weights", n.weights, ranks);
+  return problem;
 }
 
 /// Collective: checks every rank's arguments (the message of the lowest
@@ -166,8 +172,8 @@ void read_clock(npblu_balancer* h) {
 /// What is wrong with fed times ("" if nothing).
 std::string feed_problem(const npblu_balancer* h, double compute, double wait) {
   if (is_time(compute) && is_time(wait)) return "";
-  return "fed times must be finite and non-negative, got compute " + std::to_string(compute) + " s, wait " +
-         std::to_string(wait) + " s (rank " + std::to_string(h->comm.rank()) + ")";
+  return "fed times must be finite and non-negative, got compute " + npblu::number_text(compute) +
+         " s, wait " + npblu::number_text(wait) + " s (rank " + std::to_string(h->comm.rank()) + ")";
 }
 
 /// Records one feed (the run-queue clock read when due); `problem` is
@@ -224,14 +230,17 @@ int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* ch
   return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
 }
 
-/// Collective: imposes `widths` as the current partition.
-int set_widths(npblu_balancer* h, const int* widths) {
+/// Collective: imposes `widths` (`length` values, -1: one per rank) as the current partition.
+int set_widths(npblu_balancer* h, const int* widths, int length = -1) {
   const Partition& current = h->balancer.session().current();
   const int ranks = current.ranks();
+  const std::string problem = widths ? count_problem("widths", length, ranks) : "";
   npblu::c_api::ArgumentText arguments;
   if (!widths) arguments.add("widths", "null");
-  for (int r = 0; widths && r < ranks; ++r) arguments.add("widths", widths[r]);
-  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_widths", arguments.str());
+  for (int r = 0; widths && r < ranks && (length < 0 || r < length); ++r) arguments.add("widths", widths[r]);
+  const std::string agreed =
+      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_widths", arguments.str(), problem);
+  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: " + agreed);
   // (the same widths on every rank from here: the same verdict everywhere)
   if (!widths) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: null widths");
   h->balancer.session().set_current(
@@ -239,13 +248,17 @@ int set_widths(npblu_balancer* h, const int* widths) {
   return NPBLU_OK;
 }
 
-/// Collective: the most columns each rank may own (null: no limit).
-int set_max_widths(npblu_balancer* h, const int* max_widths) {
+/// Collective: the most columns each rank may own (null: no limit; `length` as for set_widths).
+int set_max_widths(npblu_balancer* h, const int* max_widths, int length = -1) {
   const int ranks = h->balancer.session().current().ranks();
+  const std::string problem = max_widths ? count_problem("max_widths", length, ranks) : "";
   npblu::c_api::ArgumentText arguments;
   if (!max_widths) arguments.add("max_widths", "null");
-  for (int r = 0; max_widths && r < ranks; ++r) arguments.add("max_widths", max_widths[r]);
-  npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_max_widths", arguments.str());
+  for (int r = 0; max_widths && r < ranks && (length < 0 || r < length); ++r)
+    arguments.add("max_widths", max_widths[r]);
+  const std::string agreed =
+      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_max_widths", arguments.str(), problem);
+  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_max_widths: " + agreed);
   // (the same limits on every rank from here: the same verdict everywhere)
   try {
     h->balancer.session().set_max_widths(max_widths ? std::vector<int>(max_widths, max_widths + ranks)
@@ -297,7 +310,8 @@ int npblu_partition_from_weights(int columns, int ranks, const double* weights, 
     return NPBLU_ERROR_ARGUMENT;
   }
   try {
-    if (columns < 1) throw std::invalid_argument("the column count must be at least 1");
+    if (columns < 1)
+      throw std::invalid_argument("the column count must be at least 1, got " + std::to_string(columns));
     write_cuts(Partition::from_weights({0, columns}, std::span(weights, ranks), min_width), cuts);
     return NPBLU_OK;
   } catch (const std::exception& e) {
@@ -341,6 +355,14 @@ int npblu_balancer_set_widths(npblu_balancer* h, const int* widths) {
 
 int npblu_balancer_set_max_widths(npblu_balancer* h, const int* max_widths) {
   return guarded(h, "npblu_balancer_set_max_widths", [&] { return set_max_widths(h, max_widths); });
+}
+
+int npblu_balancer_set_widths_fn(npblu_balancer* h, const int* widths, int length) {
+  return guarded(h, "npblu_balancer_set_widths", [&] { return set_widths(h, widths, length); });
+}
+
+int npblu_balancer_set_max_widths_fn(npblu_balancer* h, const int* max_widths, int length) {
+  return guarded(h, "npblu_balancer_set_max_widths", [&] { return set_max_widths(h, max_widths, length); });
 }
 
 int npblu_balancer_columns(const npblu_balancer* h, int* begin, int* end) {

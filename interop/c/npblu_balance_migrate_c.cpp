@@ -49,13 +49,33 @@ npblu::MovedArray moved_array(const npblu_balancer* h, const void* old_data, voi
           bytes};
 }
 
-// Whether the new array's stored columns share bytes with the old one's (the mover reads the old while it
-// writes the new).
-bool overlap(const npblu::MovedArray& m) {
-  const auto bytes = [&](ColumnRange r) { return std::uintptr_t(r.width()) * m.column_bytes; };
-  const auto old_begin = reinterpret_cast<std::uintptr_t>(m.old_data);
-  const auto new_begin = reinterpret_cast<std::uintptr_t>(m.new_data);
-  return old_begin < new_begin + bytes(m.new_stored) && new_begin < old_begin + bytes(m.old_stored);
+/// The bytes [begin, end) an array's stored columns span.
+struct Span {
+  std::uintptr_t begin = 0, end = 0;
+  [[nodiscard]] bool meets(Span o) const { return begin < o.end && o.begin < end; }
+};
+Span old_span(const npblu::MovedArray& m) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(m.old_data);
+  return {begin, begin + std::uintptr_t(m.old_stored.width()) * m.column_bytes};
+}
+Span new_span(const npblu::MovedArray& m) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(m.new_data);
+  return {begin, begin + std::uintptr_t(m.new_stored.width()) * m.column_bytes};
+}
+
+/// Whether array a's new storage shares bytes with any old array (the mover
+/// reads every old array while it writes the new ones) or with an earlier
+/// array's new storage (one would overwrite the other): "" if not.
+std::string overlap_problem(const std::vector<npblu::MovedArray>& arrays, std::size_t a) {
+  const Span written = new_span(arrays[a]);
+  const std::string name = "array " + std::to_string(a) + ": the new array overlaps ";
+  for (std::size_t b = 0; b < arrays.size(); ++b) {
+    if (written.meets(old_span(arrays[b])))
+      return name + (a == b ? "the old one" : "old array " + std::to_string(b)) + " (give separate storage)";
+    if (b < a && written.meets(new_span(arrays[b])))
+      return name + "new array " + std::to_string(b) + " (give separate storage)";
+  }
+  return "";
 }
 
 /// What is wrong with this rank's migrate arguments ("" if nothing).
@@ -87,9 +107,12 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
     if (column_bytes[a] > std::uint64_t(PTRDIFF_MAX) / most_columns)
       return "array " + std::to_string(a) + ": column_bytes " + std::to_string(column_bytes[a]) + " times " +
              std::to_string(most_columns) + " columns exceeds the address space";
-    if (overlap(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo)))
-      return "array " + std::to_string(a) + ": the new array overlaps the old one (give separate storage)";
   }
+  std::vector<npblu::MovedArray> arrays;
+  for (int a = 0; a < count; ++a)
+    arrays.push_back(moved_array(h, old_arrays[a], new_arrays[a], column_bytes[a], halo));
+  for (std::size_t a = 0; a < arrays.size(); ++a)
+    if (std::string overlap = overlap_problem(arrays, a); !overlap.empty()) return overlap;
   return "";
 }
 

@@ -132,14 +132,17 @@ module npblu_balance
       type(c_ptr), value :: handle
       integer(c_int), intent(out) :: ranks
     end function
-    integer(c_int) function c_set_widths(handle, widths) bind(c, name="npblu_balancer_set_widths")
+    integer(c_int) function c_set_widths(handle, widths, length) bind(c, name="npblu_balancer_set_widths_fn")
       import :: c_ptr, c_int
       type(c_ptr), value :: handle
       integer(c_int), intent(in) :: widths(*)
+      integer(c_int), value :: length
     end function
-    integer(c_int) function c_set_max_widths(handle, max_widths) bind(c, name="npblu_balancer_set_max_widths")
+    integer(c_int) function c_set_max_widths(handle, max_widths, length) &
+        bind(c, name="npblu_balancer_set_max_widths_fn")
       import :: c_ptr, c_int
       type(c_ptr), value :: handle, max_widths  ! max_widths: c_null_ptr removes the limits
+      integer(c_int), value :: length
     end function
     integer(c_int) function c_last_decision(handle, moved, moves, before, after) &
         bind(c, name="npblu_balancer_last_decision")
@@ -199,6 +202,22 @@ contains
       text(i:i) = buf(i)
     end do
   end subroutine
+
+  ! An integer argument as C's int: a value beyond it becomes -1, which every
+  ! call refuses (the int64 specifics once cut 2**32 + 40 columns to 40).
+  elemental integer(c_int) function c_int_in(value)
+    integer(int64), intent(in) :: value
+    if (beyond_c_int(value)) then
+      c_int_in = -1_c_int
+    else
+      c_int_in = int(value, c_int)
+    end if
+  end function
+
+  elemental logical function beyond_c_int(value)
+    integer(int64), intent(in) :: value
+    beyond_c_int = abs(value) > int(huge(1_c_int), int64)
+  end function
 
   ! The library's default settings.
   type(c_settings) function default_settings() result(s)
@@ -263,11 +282,11 @@ contains
     integer(int64), intent(in) :: column_bytes, halo, old_columns, new_columns
     integer(c_size_t) :: bytes
     ! Out-of-range values become values the library refuses (column_bytes 0,
-    ! halo -1 or beyond the columns), on every rank alike; so do arrays whose
+    ! a halo beyond a C int clamped to it), on every rank alike; so do arrays whose
     ! last dimension does not hold the stripe and its halos.
     bytes = int(max(0_int64, column_bytes), c_size_t)
     ierr = c_migrate_one(balancer%ptr, old_address, new_address, bytes, &
-                         int(max(-1_int64, min(halo, int(huge(1_c_int), int64))), c_int), &
+                         int(max(-int(huge(1_c_int), int64), min(halo, int(huge(1_c_int), int64))), c_int), &
                          int(old_columns, c_long_long), int(new_columns, c_long_long))
   end function
 

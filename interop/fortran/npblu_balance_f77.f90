@@ -38,8 +38,41 @@ module npblu_balance_f77_handle
   use npblu_balance, only: npblu_balancer
   implicit none
   private
-  public :: balancer_of, handle_of
+  public :: balancer_of, handle_of, comm_size_of
 contains
+  ! This rank and the rank count of icomm, or ranks 0 (and this rank of
+  ! MPI_COMM_WORLD) where icomm is no communicator or MPI is not running: an
+  ! error on a handle that is no communicator goes to MPI_COMM_WORLD's
+  ! handler, which aborts the job unless it returns errors for the query.
+  subroutine comm_size_of(icomm, rank, ranks)
+    use mpi, only: MPI_Comm_rank, MPI_Comm_size, MPI_Comm_get_errhandler, MPI_Comm_set_errhandler, &
+                   MPI_Errhandler_free, MPI_Initialized, MPI_Finalized, MPI_COMM_WORLD, MPI_COMM_SELF, &
+                   MPI_ERRORS_RETURN, MPI_SUCCESS
+    integer, intent(in) :: icomm
+    integer, intent(out) :: rank, ranks
+    integer :: world, self, status, ignore
+    logical :: running, finalized
+    rank = 0
+    ranks = 0
+    call MPI_Initialized(running, ignore)
+    call MPI_Finalized(finalized, ignore)
+    if (.not. running .or. finalized) return
+    call MPI_Comm_get_errhandler(MPI_COMM_WORLD, world, ignore)
+    call MPI_Comm_get_errhandler(MPI_COMM_SELF, self, ignore)
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ignore)
+    call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN, ignore)
+    call MPI_Comm_size(icomm, ranks, status)
+    if (status == MPI_SUCCESS) call MPI_Comm_rank(icomm, rank, status)
+    if (status /= MPI_SUCCESS) then
+      ranks = 0
+      call MPI_Comm_rank(MPI_COMM_WORLD, rank, ignore)
+    end if
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, world, ignore)
+    call MPI_Comm_set_errhandler(MPI_COMM_SELF, self, ignore)
+    call MPI_Errhandler_free(world, ignore)
+    call MPI_Errhandler_free(self, ignore)
+  end subroutine
+
   type(npblu_balancer) function balancer_of(ibal) result(b)
     integer(int64), intent(in) :: ibal
     b%ptr = transfer(ibal, b%ptr)
@@ -61,7 +94,6 @@ end subroutine
 
 subroutine npblu_bal_create(ibal, icomm, ncols, iwidth, nevery, minw, ierr)
   use, intrinsic :: iso_fortran_env, only: int64
-  use mpi, only: MPI_Comm_rank, MPI_Comm_size
   use npblu_balance
   use npblu_balance_f77_handle
   implicit none
@@ -70,10 +102,10 @@ subroutine npblu_bal_create(ibal, icomm, ncols, iwidth, nevery, minw, ierr)
   integer, intent(out) :: ierr
   type(npblu_balancer) :: b
   character(len=512) :: message
-  integer :: rank, ranks, ignore
-  call MPI_Comm_size(icomm, ranks, ignore)
-  call MPI_Comm_rank(icomm, rank, ignore)
-  if (iwidth(1) > 0) then
+  integer :: rank, ranks
+  call comm_size_of(icomm, rank, ranks)
+  ! (no communicator: the module's create refuses it, with its message)
+  if (iwidth(1) > 0 .and. ranks > 0) then
     call npblu_balancer_create(b, icomm, ncols, ierr, widths=iwidth(1:ranks), every=merge(nevery, 5, nevery > 0), &
                                min_width=merge(minw, 2, minw > 0), message=message)
   else

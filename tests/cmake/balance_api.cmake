@@ -17,6 +17,22 @@ foreach(np 2 3 4)
   set_tests_properties(balance_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
                        ENVIRONMENT "${sanitizer_env}")
 endforeach()
+# Edges a randomized trial found: extreme fed times accepted, overlaps across arrays refused,
+# messages that name the value given (tests/balance_api_edges.c).
+add_executable(balance_api_edges balance_api_edges.c)
+target_link_libraries(balance_api_edges PRIVATE npblu MPI::MPI_C m)
+mpi_command(balance_api_edges_command 2 $<TARGET_FILE:balance_api_edges>)
+npblu_test(balance_api_edges_np2 ${balance_api_edges_command})
+set_tests_properties(balance_api_edges_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
+                     ENVIRONMENT "${sanitizer_env}")
+# NPBLU_BAL_CREATE refuses a handle that is no communicator, and MPI_COMM_NULL, without aborting.
+add_executable(f77_balance_create_refusals f77_balance_create_refusals.f)
+target_link_libraries(f77_balance_create_refusals PRIVATE npblu_balance_fortran MPI::MPI_Fortran)
+target_compile_options(f77_balance_create_refusals PRIVATE $<$<Fortran_COMPILER_ID:GNU>:-fallow-argument-mismatch>)
+mpi_command(f77_balance_create_refusals_command 2 $<TARGET_FILE:f77_balance_create_refusals>)
+npblu_test(fortran_f77_create_refusals_np2 ${f77_balance_create_refusals_command})
+set_tests_properties(fortran_f77_create_refusals_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
+                     ENVIRONMENT "${sanitizer_env}")
 # The balance quality the C API reports (npblu_balancer_last_quality) against an oracle apart from
 # the library's (tests/best_whole_column.h).
 add_executable(balance_quality_api balance_quality_api.c)
