@@ -72,7 +72,7 @@ def main():
     for name, m in moved.items():
         for (p, noise, rho, seed), (columns, final) in sorted(m.items()):
             print(f"  {name}: P = {p}, noise {noise:g}, correlation {rho:g}, seed {seed}: "
-                  f"{columns} columns, final ratio {final:.3f}")
+                  f"{columns} column{'s' if columns != 1 else ''}, final ratio {final:.3f}")
     return 0
 
 
