@@ -24,6 +24,9 @@ bad_input_table.py, which records its own status):
   signal-after-last --np N -- ARGS  with --checkpoint, SIGTERM on every rank while the report is
                                     built (sigterm-at=report): the complete run verifies, exit 0
                                     on every rank, and says the signal was ignored (was 143).
+  signal-at-exit --np N -- ARGS     with --checkpoint, SIGTERM on every rank after the run, before
+                                    MPI ends (sigterm-at=exit): still exit 0 on every rank (was 143:
+                                    the handlers were restored when the run returned).
 The disk-full modes mount a tmpfs (root only); they exit 77 ("skipped") where they cannot.
 """
 import argparse
@@ -184,18 +187,30 @@ def run_signal_after_last(ctx, args):
     print(f"SIGTERM after the last iteration: exit 0 on every one of {ctx.np} ranks, Verification = SUCCESSFUL")
 
 
+def run_signal_at_exit(ctx, args):
+    path = os.path.abspath("signal_at_exit.h5")
+    if os.path.exists(path):
+        os.remove(path)
+    proc, _ = launch(ctx, ctx.np, args + ["--checkpoint", path, "--checkpoint-every", "20"],
+                     env_vars=["NPBLU_TEST_FAULT=sigterm-at=exit"])
+    if statuses_of(proc) != [0] * ctx.np or verdict(proc) != "SUCCESSFUL":
+        fail(f"expected a verified run, exit 0 on each of {ctx.np} ranks, got {statuses_of(proc)}", proc)
+    print(f"SIGTERM after the run: exit 0 on every one of {ctx.np} ranks, Verification = SUCCESSFUL")
+
+
 def main():
     p = argparse.ArgumentParser()
     add_launch_arguments(p)
     p.add_argument("--np", type=int, default=2)
     p.add_argument("mode", choices=["not-verified", "json-disk-full", "checkpoint-disk-full", "abort",
-                                    "signal-at-start", "signal-after-last"])
+                                    "signal-at-start", "signal-after-last", "signal-at-exit"])
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     ctx = p.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     {"not-verified": run_not_verified, "json-disk-full": run_json_disk_full,
      "checkpoint-disk-full": run_checkpoint_disk_full, "abort": run_abort,
-     "signal-at-start": run_signal_at_start, "signal-after-last": run_signal_after_last}[ctx.mode](ctx, rest)
+     "signal-at-start": run_signal_at_start, "signal-after-last": run_signal_after_last,
+     "signal-at-exit": run_signal_at_exit}[ctx.mode](ctx, rest)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,9 @@ def make_fixtures(work, checkpoint):
         f.write("a file the checkpoint must not overwrite through a stale .tmp symlink\n")
     os.mkfifo(os.path.join(work, "fifo"))
     os.symlink(os.path.join(work, "old.json"), os.path.join(work, "link.json"))
+    for name, target in (("dangling.json", "adir/new.json"), ("dangling.h5", "adir/new.h5"),
+                         ("dangling_ckpt.h5", "adir/new_ckpt.h5"), ("nowhere.json", "nodir/new.json")):
+        os.symlink(os.path.join(work, target), os.path.join(work, name))
     os.symlink(os.path.join(work, "victim"), os.path.join(work, "c.h5.tmp"))
     os.makedirs(os.path.join(work, "r.json.tmp"))
 
@@ -95,6 +98,10 @@ def check_complete(path, kind):
             report = json.load(f)
         if report.get("successful") is not True:
             bit.fail(f"{path}: the new report is not a successful run's")
+    elif kind == "h5-partial":  # a trace its run could not finish: readable up to its last flush
+        with h5py.File(path, "r") as f:
+            if not 0 < len(f["iterations/iteration"]):
+                bit.fail(f"{path}: the trace left holds no iteration")
     elif kind in ("h5", "checkpoint"):
         with h5py.File(path, "r") as f:
             if kind == "checkpoint" and "header_checksums" not in f.attrs:

@@ -77,10 +77,17 @@ CheckpointWriter::CheckpointWriter(std::filesystem::path path, const CheckpointH
   hdf5::QuietErrors quiet;
   header_ = header;
   header_.run.ranks = static_cast<int>(header.run.column_widths.size());
+  // Room for the whole file first: a flush that fails leaves HDF5 1.10 unable
+  // to close it (hdf5::detach_from_disk). The field and 32 KiB of header.
+  std::uintmax_t bytes = sizeof(double);
+  for (const hsize_t d : field_dims(grid_)) bytes *= d;
+  if (const std::string room = hdf5::room_problem(written_path(path_), 0, bytes + (32u << 10)); !room.empty())
+    throw std::runtime_error("no room for it" + room);
   h_->file = Id(hdf5::create_aside(path_, temporary_), H5Fclose);
   try {
     create_contents();
   } catch (...) {
+    hdf5::detach_from_disk(h_->file);
     h_.reset();
     std::error_code ec;
     std::filesystem::remove(temporary_, ec);
@@ -104,6 +111,7 @@ void CheckpointWriter::create_contents() {
 CheckpointWriter::~CheckpointWriter() {
   if (committed_) return;
   hdf5::QuietErrors quiet;
+  if (h_) hdf5::detach_from_disk(h_->file);  // thrown away: nothing more need reach the disk
   h_.reset();
   std::error_code ec;
   if (!temporary_.empty()) std::filesystem::remove(temporary_, ec);
@@ -123,6 +131,9 @@ void CheckpointWriter::commit(const std::string& field_checksum) {
   header_.field_checksum = field_checksum;
   write_header_checksums(h_->file, header_);
   h_->field.reset();
+  // Flushed first: a flush that fails leaves the file open for the destructor
+  // to throw away (a close that fails would leave it half closed).
+  check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush the checkpoint");
   check(h_->file.reset(), "close the checkpoint");
   commit_aside(temporary_, path_);
   committed_ = true;
@@ -146,6 +157,8 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& path)
   hdf5::QuietErrors quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0) throw std::runtime_error("not an HDF5 file (or truncated or corrupt)");
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0 && locked_by_another_process(path))  // (HDF5 locks a file it writes: not a corrupt one)
+    throw std::runtime_error("it is being written by another process (it holds the file's lock)");
   if (file < 0) throw std::runtime_error("cannot open it as HDF5 (truncated or corrupt?)");
   h_->file = Id(file, H5Fclose);
   if (H5Aexists(file, "format_version") <= 0) throw std::runtime_error("not an npblu checkpoint");

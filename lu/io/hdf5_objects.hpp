@@ -3,8 +3,13 @@
 // identifier, status checks that throw, and attributes written and read
 // whole (scalars, 1-D arrays, strings).
 #include <hdf5.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -174,10 +179,50 @@ inline std::vector<std::string> read_strings_attribute(hid_t obj, const char* na
   return values;
 }
 
+/// Points the descriptor of `file` (the default sec2 driver's) at an
+/// anonymous file in memory, before a file whose writes failed is closed and
+/// thrown away: HDF5 flushes as it closes, and what reached the disk stays as
+/// it was. In HDF5 1.10.8 a flush that fails leaves the file's cache unable
+/// to flush again, so that no close succeeds and its shutdown at MPI_Finalize
+/// crashes on the file (SIGSEGV, not the run's exit status): writers check
+/// for room first (room_problem), so that their flushes do not fail.
+inline void detach_from_disk(hid_t file) {
+  void* handle = nullptr;
+  if (file < 0 || H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle) return;
+  const hid_t access = H5Fget_access_plist(file);
+  const bool sec2 = access >= 0 && H5Pget_driver(access) == H5FD_SEC2;
+  if (access >= 0) H5Pclose(access);
+  if (!sec2) return;
+  const int memory = ::memfd_create("npblu-discarded", MFD_CLOEXEC);
+  if (memory < 0) return;
+  ::dup2(memory, *static_cast<int*>(handle));
+  ::close(memory);
+}
+
 /// Creates a new HDF5 file beside `path` under a fresh aside name
 /// (output_files.hpp), set in `aside`: H5F_ACC_EXCL is O_CREAT|O_EXCL, which
 /// never opens a file already there and never follows a symlink. Throws
 /// std::runtime_error naming the problem.
+/// "" or why `bytes` more may not fit the file `path` (of `size` bytes now):
+/// fewer free bytes on its file system, or past this process's file size
+/// limit (ulimit -f). Checked before a flush or a large write (see
+/// detach_from_disk); a failure for any other reason stays possible.
+inline std::string room_problem(const std::filesystem::path& path, std::uintmax_t size,
+                                std::uintmax_t bytes) {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      size + bytes > limit.rlim_cur)
+    return " (File too large: " + std::to_string(size + bytes) +
+           " bytes would pass this process's file size limit, ulimit -f, of " +
+           std::to_string(limit.rlim_cur) + " bytes)";
+  struct statvfs fs {};
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (::statvfs(dir.c_str(), &fs) == 0 && std::uintmax_t(fs.f_bavail) * fs.f_frsize < bytes)
+    return " (No space left on device: " + std::to_string(std::uintmax_t(fs.f_bavail) * fs.f_frsize) +
+           " bytes free, about " + std::to_string(bytes) + " needed)";
+  return {};
+}
+
 inline hid_t create_aside(const std::filesystem::path& path, std::filesystem::path& aside) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     aside = aside_name(path);

@@ -134,9 +134,21 @@ std::string same_file_problem(std::span<const RunFile> files) {
 
 fs::path written_path(const fs::path& path) {
   std::error_code ec;
-  if (!fs::is_symlink(fs::symlink_status(path, ec)) || !fs::exists(path, ec)) return path;
-  const fs::path target = fs::canonical(path, ec);
-  return ec ? path : target;
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+  if (fs::exists(path, ec)) {
+    const fs::path target = fs::canonical(path, ec);
+    return ec ? path : target;
+  }
+  // A link to a file not there yet (a scratch file system's run file, linked
+  // before the first run): the file is created where the chain ends (once,
+  // the link itself was replaced by the file). A loop is left as given.
+  fs::path at = path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(at, ec)); ++hops) {
+    const fs::path target = fs::read_symlink(at, ec);
+    if (ec) return path;
+    at = target.is_absolute() ? target : at.parent_path() / target;
+  }
+  return fs::is_symlink(fs::symlink_status(at, ec)) ? path : at;
 }
 
 std::string output_path_problem(std::string_view option, const fs::path& given) {

@@ -31,9 +31,10 @@ struct RunFile {
 std::string same_file_problem(std::span<const RunFile> files);
 
 /// Where writing `path` lands: the end of its chain of symbolic links when
-/// it is one to an existing file (users link run files into a scratch file
-/// system: the file there is replaced, never the link), else `path`. Every
-/// writer writes aside beside it and renames over it.
+/// it is one (users link run files into a scratch file system: the file
+/// there is replaced, or created if the link's target is not there yet,
+/// never the link), else `path`. Every writer writes aside beside it and
+/// renames over it.
 std::filesystem::path written_path(const std::filesystem::path& path);
 
 /// "" or the problem with writing `path` (named by `option`): exists and is

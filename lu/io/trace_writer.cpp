@@ -18,12 +18,14 @@ using hdf5::check_id;
 using hdf5::Id;
 using hdf5::string_attribute;
 
+constexpr hsize_t kChunkRows = 64;  // rows of a trace dataset's chunk
+
 // An extendible dataset of `columns` values per row, chunked along rows.
 Id extendible(hid_t group, const char* name, hid_t type, hsize_t columns, const char* units,
               const char* meaning) {
   const int rank = columns > 0 ? 2 : 1;
   hsize_t dims[2] = {0, columns}, max[2] = {H5S_UNLIMITED, columns},
-          chunk[2] = {64, std::max<hsize_t>(1, columns)};
+          chunk[2] = {kChunkRows, std::max<hsize_t>(1, columns)};
   Id space(check_id(H5Screate_simple(rank, dims, max), "dataset space"), H5Sclose);
   Id props(check_id(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
   check(H5Pset_chunk(props, rank, chunk), "chunking");
@@ -139,6 +141,7 @@ TraceWriter::~TraceWriter() {
 }
 
 void TraceWriter::discard() {
+  if (h_) hdf5::detach_from_disk(h_->file);  // (a trace's last flush is what stays of it)
   h_.reset();
   std::error_code ec;
   if (!aside_.empty()) std::filesystem::remove(aside_, ec);  // the previous trace stays
@@ -181,6 +184,7 @@ void TraceWriter::append(const RunHistory& rows, int first_iteration,
     }
   }
   iterations_written_ += n;
+  unflushed_bytes_ += n * (p * fields.size() + 2) * sizeof(double);
 }
 
 void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
@@ -194,11 +198,24 @@ void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
   append_rows(h_->move_boundary, H5T_NATIVE_INT, moves_written_, it.size(), 0, boundary.data());
   append_rows(h_->move_columns, H5T_NATIVE_INT, moves_written_, it.size(), 0, columns.data());
   moves_written_ += it.size();
+  unflushed_bytes_ += it.size() * 3 * sizeof(int);
 }
 
 void TraceWriter::flush() {
+  // Room first: a flush that fails leaves HDF5 1.10 unable to close the file
+  // (hdf5::detach_from_disk). Twice what was appended, a new chunk of every
+  // dataset (kChunkRows rows) and 32 KiB of metadata.
+  const std::filesystem::path written = aside_.empty() ? written_path(path_) : aside_;
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(written, ec);
+  const std::uintmax_t chunks = kChunkRows * (hsize_t(ranks_) * iteration_record_fields().size() + 5) * 8;
+  if (const std::string room =
+          hdf5::room_problem(written, ec ? 0 : size, 2 * unflushed_bytes_ + chunks + (32u << 10));
+      !room.empty())
+    throw std::runtime_error("no room to flush the trace " + quote_value(written.string()) + room);
   errno = 0;
   check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush");
+  unflushed_bytes_ = 0;
 }
 
 }  // namespace npblu

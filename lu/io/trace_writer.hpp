@@ -64,7 +64,8 @@ class TraceWriter {
   int ranks_ = 0;
   hsize_t iterations_written_ = 0;
   hsize_t moves_written_ = 0;
-  std::optional<int> fail_at_;  // test-only fault injection
+  std::uintmax_t unflushed_bytes_ = 0;  // appended since the last flush (its room is checked first)
+  std::optional<int> fail_at_;          // test-only fault injection
 };
 
 /// Test-only fault injection: the iteration from which TraceWriter::append

@@ -277,8 +277,8 @@ BenchmarkOutcome BenchmarkSession::finish() {
 }
 
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
-                               const std::string& command_line) {
-  if (!config.checkpoint.path.empty()) return run_with_checkpoints(config, comm, out, command_line);
+                               const std::string& command_line, AfterRun after) {
+  if (!config.checkpoint.path.empty()) return run_with_checkpoints(config, comm, out, command_line, after);
   BenchmarkSession session(config, comm, out, command_line);
   session.advance(session.iterations());
   return session.finish();

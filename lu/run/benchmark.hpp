@@ -41,8 +41,13 @@ struct BenchmarkOutcome {
 /// rank alike: RunError when the run was refused before computing (bad
 /// input, or a problem one rank saw during set-up), RunFailure when it
 /// failed after computing started (a trace or report write).
+/// What follows the run: the caller goes on (the C API), or the process
+/// exits (the lu command: a stop signal after a checkpointed run's end is
+/// then ignored until the exit, not left to kill it).
+enum class AfterRun { caller_continues, process_exits };
 BenchmarkOutcome run_benchmark(const RunConfig& config, MPI_Comm comm, std::ostream* out,
-                               const std::string& command_line = "");
+                               const std::string& command_line = "",
+                               AfterRun after = AfterRun::caller_continues);
 
 class LuSolver;
 

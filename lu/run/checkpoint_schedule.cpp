@@ -46,8 +46,11 @@ void advance_with_checkpoints(BenchmarkSession& session, const StopSignals& sign
 }  // namespace
 
 BenchmarkOutcome run_with_checkpoints(const RunConfig& config, MPI_Comm comm, std::ostream* out,
-                                      const std::string& command_line) {
-  const StopSignals signals;  // before the session: its start-up can take a while (a restart, the warm-up)
+                                      const std::string& command_line, AfterRun after) {
+  // From before the session (its start-up can take a while: a restart, the warm-up) to its end; in the lu
+  // command until the process exits (a signal there once killed runs that had reported SUCCESSFUL).
+  const StopSignals signals(after == AfterRun::process_exits ? StopSignals::WhenGone::ignore
+                                                             : StopSignals::WhenGone::restore);
   BenchmarkSession session(config, comm, out, command_line);
   advance_with_checkpoints(session, signals, config.checkpoint, comm);
   BenchmarkOutcome outcome = session.finish();

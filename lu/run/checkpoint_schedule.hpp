@@ -24,8 +24,9 @@ struct RunInterrupted : std::runtime_error {
 /// start-up (a restart's read, the warm-up) or an iteration stops the run
 /// after that iteration, with a checkpoint (RunInterrupted); one after the
 /// last iteration leaves the complete run to finish and report as usual (a
-/// scheduler's end-of-job signal must not make a verified run look failed).
+/// scheduler's end-of-job signal must not make a verified run look failed;
+/// with AfterRun::process_exits they are ignored from then until the exit).
 BenchmarkOutcome run_with_checkpoints(const RunConfig& config, MPI_Comm comm, std::ostream* out,
-                                      const std::string& command_line);
+                                      const std::string& command_line, AfterRun after);
 
 }  // namespace npblu

@@ -13,6 +13,7 @@
 #include "lu/run/benchmark.hpp"
 #include "lu/run/checkpoint_schedule.hpp"
 #include "lu/run/options.hpp"
+#include "lu/run/test_faults.hpp"
 
 namespace {
 
@@ -65,8 +66,9 @@ int run(int argc, char** argv) {
     if (is_root()) std::cout << parsed.help;
     return 0;
   }
-  const auto outcome =
-      npblu::run_benchmark(*parsed.options, MPI_COMM_WORLD, &std::cout, command_line(argc, argv));
+  const auto outcome = npblu::run_benchmark(*parsed.options, MPI_COMM_WORLD, &std::cout,
+                                            command_line(argc, argv), npblu::AfterRun::process_exits);
+  npblu::apply_test_fault_signal("exit");
   return outcome.successful ? 0 : kExitFailed;
 }
 

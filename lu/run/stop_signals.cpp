@@ -33,7 +33,7 @@ struct sigaction install(int signal) {
 
 }  // namespace
 
-StopSignals::StopSignals() {
+StopSignals::StopSignals(WhenGone when_gone) : when_gone_(when_gone) {
   if (handler_installed()) throw std::logic_error("StopSignals: one is already alive");
   g_stop_signal = 0;
   previous_term_ = install(SIGTERM);
@@ -41,6 +41,11 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
+  if (when_gone_ == WhenGone::ignore) {
+    std::signal(SIGTERM, SIG_IGN);
+    std::signal(SIGINT, SIG_IGN);
+    return;
+  }
   sigaction(SIGTERM, &previous_term_, nullptr);
   sigaction(SIGINT, &previous_int_, nullptr);
 }

@@ -3,14 +3,19 @@
 // before it kills a job, and Ctrl-C): while a StopSignals is alive, those
 // signals only set a flag the run polls between iterations, so it can
 // finish the iteration, write a checkpoint and exit cleanly. The previous
-// handlers come back when it goes. At most one is alive at a time.
+// handlers come back when it goes, or, for a process that exits after it
+// (WhenGone::ignore), the signals are ignored from then on: a stop request
+// between the end of the run and the exit must not kill a complete run. At
+// most one is alive at a time.
 #include <csignal>
 
 namespace npblu {
 
 class StopSignals {
  public:
-  StopSignals();  // throws std::logic_error if another one is alive
+  enum class WhenGone { restore, ignore };
+  explicit StopSignals(
+      WhenGone when_gone = WhenGone::restore);  // throws std::logic_error if another one is alive
   ~StopSignals();
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
@@ -21,6 +26,7 @@ class StopSignals {
  private:
   struct sigaction previous_term_ {};
   struct sigaction previous_int_ {};
+  WhenGone when_gone_ = WhenGone::restore;
 };
 
 /// "SIGTERM", "SIGINT" or "signal N".

@@ -13,10 +13,12 @@
 //   NPBLU_TEST_FAULT=available-memory=BYTES  every node reports BYTES of memory
 //                                  available (lu/run/memory_check.hpp), so that
 //                                  a small run is refused for memory
-//   NPBLU_TEST_FAULT=sigterm-at=start|report  every rank sends itself SIGTERM
-//                                  as its session starts (before the warm-up)
-//                                  or while it builds the report (after the last
-//                                  iteration), as a scheduler's signal may come
+//   NPBLU_TEST_FAULT=sigterm-at=start|report|exit  every rank sends itself
+//                                  SIGTERM as its session starts (before the
+//                                  warm-up), while it builds the report (after
+//                                  the last iteration) or after the run, before
+//                                  MPI ends (the lu command), as a scheduler's
+//                                  signal may come
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -31,7 +33,7 @@ void apply_test_fault_to_norms(VerifiedQuantities& computed);
 /// Throws std::runtime_error on rank 1 if that fault is asked for.
 void apply_test_fault_on_rank(int rank);
 
-/// Raises SIGTERM if that fault is asked for at `where` ("start", "report").
+/// Raises SIGTERM if that fault is asked for at `where` ("start", "report", "exit").
 void apply_test_fault_signal(std::string_view where);
 
 /// The bytes every node is to report available, if that fault is asked for.

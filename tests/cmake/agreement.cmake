@@ -50,11 +50,13 @@ set_tests_properties(sim_bad_cost_negative sim_bad_cost_nan sim_json_checked_bef
 # Exit statuses on every rank (README, "Usage"): 1 for a run that does not verify (test-only
 # NPBLU_TEST_FAULT=wrong-norms), 3 for a JSON report or a checkpoint that cannot be written (a full
 # tmpfs; skipped where it cannot mount), MPI_Abort's 3 when one rank fails alone (throw-on-rank-1); with
-# --checkpoint, 4 for a SIGTERM during start-up and 0 for one after the last iteration (sigterm-at=...).
+# --checkpoint, 4 for a SIGTERM during start-up and 0 for one after the last iteration or after the run
+# (sigterm-at=...).
 set(EXIT_STATUS_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/exit_status_check.py ${LU_TABLE_LAUNCH_ARGS})
 foreach(case "not_verified;not-verified;3" "json_write_fails;json-disk-full;2"
              "checkpoint_write_fails;checkpoint-disk-full;2" "one_rank_fails_aborts;abort;2"
-             "signal_at_start;signal-at-start;2" "signal_after_last;signal-after-last;2")
+             "signal_at_start;signal-at-start;2" "signal_after_last;signal-after-last;2"
+             "signal_at_exit;signal-at-exit;2")
   list(GET case 0 name)
   list(GET case 1 mode)
   list(GET case 2 np)
