@@ -174,27 +174,27 @@ def run_signal_at_start(ctx, args):
     print(f"SIGTERM during start-up: exit 4 on every one of {ctx.np} ranks, a checkpoint of iteration 1")
 
 
-def run_signal_after_last(ctx, args):
-    path = os.path.abspath("signal_after_last.h5")
+def late_signal_run(ctx, args, where):
+    """A checkpointed run that gets SIGTERM on every rank at `where` (sigterm-at=...): verified, exit 0."""
+    path = os.path.abspath(f"signal_at_{where}.h5")
     if os.path.exists(path):
         os.remove(path)
     proc, _ = launch(ctx, ctx.np, args + ["--checkpoint", path, "--checkpoint-every", "20"],
-                     env_vars=["NPBLU_TEST_FAULT=sigterm-at=report"])
+                     env_vars=[f"NPBLU_TEST_FAULT=sigterm-at={where}"])
     if statuses_of(proc) != [0] * ctx.np or verdict(proc) != "SUCCESSFUL":
         fail(f"expected a verified run, exit 0 on each of {ctx.np} ranks, got {statuses_of(proc)}", proc)
+    return proc
+
+
+def run_signal_after_last(ctx, args):
+    proc = late_signal_run(ctx, args, "report")
     if "SIGTERM after the last iteration: ignored, the run was complete" not in proc.stdout:
         fail("the report does not say the late signal was ignored", proc)
     print(f"SIGTERM after the last iteration: exit 0 on every one of {ctx.np} ranks, Verification = SUCCESSFUL")
 
 
 def run_signal_at_exit(ctx, args):
-    path = os.path.abspath("signal_at_exit.h5")
-    if os.path.exists(path):
-        os.remove(path)
-    proc, _ = launch(ctx, ctx.np, args + ["--checkpoint", path, "--checkpoint-every", "20"],
-                     env_vars=["NPBLU_TEST_FAULT=sigterm-at=exit"])
-    if statuses_of(proc) != [0] * ctx.np or verdict(proc) != "SUCCESSFUL":
-        fail(f"expected a verified run, exit 0 on each of {ctx.np} ranks, got {statuses_of(proc)}", proc)
+    late_signal_run(ctx, args, "exit")
     print(f"SIGTERM after the run: exit 0 on every one of {ctx.np} ranks, Verification = SUCCESSFUL")
 
 
