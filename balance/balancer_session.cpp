@@ -96,7 +96,7 @@ std::vector<double> BalancerSession::saved_state() const {
 void BalancerSession::restore_state(std::span<const double> state) {
   StateReader in(state);
   const double version = in.take();
-  if (version != kStateVersion && version != 1.0 && version != 2.0 && version != 3.0)
+  if (!(version >= 1.0 && version <= kStateVersion && version == std::floor(version)))
     throw std::invalid_argument("balancer state: unknown version");
   if (in.take_count(1L << 24, "rank count") != current_.ranks())
     throw std::invalid_argument("balancer state: saved on another number of ranks");

@@ -180,6 +180,7 @@ struct ReadWindow {
 ReadWindow read_window(std::span<const RankSamples> window, const std::vector<int>& widths) {
   const std::vector<double> share = shares_of(window);
   const std::size_t k = window[0].compute.size();
+  const double ranks = static_cast<double>(window.size());
   ReadWindow out;
   for (std::size_t r = 0; r < window.size(); ++r) {
     const RankSamples& w = window[r];
@@ -195,7 +196,6 @@ ReadWindow read_window(std::span<const RankSamples> window, const std::vector<in
       // A per-column cost that is subnormal (zero to the arithmetic below) or
       // times whose sums over ranks overflow say nothing usable, as no compute.
       const double c = e.compute / widths[r];
-      const double ranks = static_cast<double>(window.size());
       if (!(c >= std::numeric_limits<double>::min()) || !std::isfinite(4.0 * ranks * (e.compute + e.wait)))
         return {{}, {}, {}, false};
       cost.push_back(c);
@@ -363,7 +363,8 @@ BalanceDecision DiffusiveBalancer::decide(const Partition& current, std::span<co
   const bool wants =
       target != widths && windows_since_move_ >= settings_.persistence && waits_agree && worth_it &&
       (refreshing || !better_to_wait(d, e, d.predicted_best, static_cast<int>(w.cost[0].size()), q.largest));
-  const double sure_gain = gain_counted_on(widths, target, e, d.z, q.largest, kDecisiveMargin);
+  // (the gain at doubled errors only where a step is wanted: it decides nothing else)
+  const double sure_gain = wants ? gain_counted_on(widths, target, e, d.z, q.largest, kDecisiveMargin) : 0.0;
   if (!confirmed(wants, refreshing || (sure_gain > 0.0 && sure_gain * d.horizon > d.price))) return d;
 
   const std::vector<int> next = step_toward(widths, target);

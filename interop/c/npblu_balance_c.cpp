@@ -230,17 +230,26 @@ int feed(npblu_balancer* h, double compute_seconds, double wait_seconds, int* ch
   return bad.empty() ? NPBLU_OK : fail(h, NPBLU_ERROR_ARGUMENT, bad);
 }
 
+/// Collective: agrees on `call`'s one value per rank, `values` (null, or
+/// `length` values; -1: one per rank, C). "" or the refusal every rank then
+/// holds: a Fortran array of another length, or ranks passing other values.
+std::string agreed_per_rank(npblu_balancer* h, const char* call, const char* name, const int* values,
+                            int length) {
+  const int ranks = h->balancer.session().current().ranks();
+  const std::string problem = values ? count_problem(name, length, ranks) : "";
+  npblu::c_api::ArgumentText arguments;
+  if (!values) arguments.add(name, "null");
+  for (int r = 0; values && r < ranks && (length < 0 || r < length); ++r) arguments.add(name, values[r]);
+  const std::string agreed = npblu::c_api::agree_call(h->comm.get(), call, arguments.str(), problem);
+  return agreed.empty() ? "" : std::string(call) + ": " + agreed;
+}
+
 /// Collective: imposes `widths` (`length` values, -1: one per rank) as the current partition.
 int set_widths(npblu_balancer* h, const int* widths, int length = -1) {
   const Partition& current = h->balancer.session().current();
   const int ranks = current.ranks();
-  const std::string problem = widths ? count_problem("widths", length, ranks) : "";
-  npblu::c_api::ArgumentText arguments;
-  if (!widths) arguments.add("widths", "null");
-  for (int r = 0; widths && r < ranks && (length < 0 || r < length); ++r) arguments.add("widths", widths[r]);
-  const std::string agreed =
-      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_widths", arguments.str(), problem);
-  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: " + agreed);
+  const std::string refused = agreed_per_rank(h, "npblu_balancer_set_widths", "widths", widths, length);
+  if (!refused.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, refused);
   // (the same widths on every rank from here: the same verdict everywhere)
   if (!widths) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_widths: null widths");
   h->balancer.session().set_current(
@@ -251,14 +260,9 @@ int set_widths(npblu_balancer* h, const int* widths, int length = -1) {
 /// Collective: the most columns each rank may own (null: no limit; `length` as for set_widths).
 int set_max_widths(npblu_balancer* h, const int* max_widths, int length = -1) {
   const int ranks = h->balancer.session().current().ranks();
-  const std::string problem = max_widths ? count_problem("max_widths", length, ranks) : "";
-  npblu::c_api::ArgumentText arguments;
-  if (!max_widths) arguments.add("max_widths", "null");
-  for (int r = 0; max_widths && r < ranks && (length < 0 || r < length); ++r)
-    arguments.add("max_widths", max_widths[r]);
-  const std::string agreed =
-      npblu::c_api::agree_call(h->comm.get(), "npblu_balancer_set_max_widths", arguments.str(), problem);
-  if (!agreed.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, "npblu_balancer_set_max_widths: " + agreed);
+  const std::string refused =
+      agreed_per_rank(h, "npblu_balancer_set_max_widths", "max_widths", max_widths, length);
+  if (!refused.empty()) return fail(h, NPBLU_ERROR_ARGUMENT, refused);
   // (the same limits on every rank from here: the same verdict everywhere)
   try {
     h->balancer.session().set_max_widths(max_widths ? std::vector<int>(max_widths, max_widths + ranks)

@@ -78,10 +78,11 @@ CheckpointWriter::CheckpointWriter(std::filesystem::path path, const CheckpointH
   header_ = header;
   header_.run.ranks = static_cast<int>(header.run.column_widths.size());
   // Room for the whole file first: a flush that fails leaves HDF5 1.10 unable
-  // to close it (hdf5::detach_from_disk). The field and 32 KiB of header.
+  // to close it (hdf5::detach_from_disk). The field and its header.
   std::uintmax_t bytes = sizeof(double);
   for (const hsize_t d : field_dims(grid_)) bytes *= d;
-  if (const std::string room = hdf5::room_problem(written_path(path_), 0, bytes + (32u << 10)); !room.empty())
+  if (const std::string room = hdf5::room_problem(written_path(path_), 0, bytes + hdf5::kMetadataRoom);
+      !room.empty())
     throw std::runtime_error("no room for it" + room);
   h_->file = Id(hdf5::create_aside(path_, temporary_), H5Fclose);
   try {

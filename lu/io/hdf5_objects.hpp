@@ -199,10 +199,9 @@ inline void detach_from_disk(hid_t file) {
   ::close(memory);
 }
 
-/// Creates a new HDF5 file beside `path` under a fresh aside name
-/// (output_files.hpp), set in `aside`: H5F_ACC_EXCL is O_CREAT|O_EXCL, which
-/// never opens a file already there and never follows a symlink. Throws
-/// std::runtime_error naming the problem.
+/// Room a writer leaves beyond its data for HDF5's metadata (room_problem).
+inline constexpr std::uintmax_t kMetadataRoom = 32u << 10;
+
 /// "" or why `bytes` more may not fit the file `path` (of `size` bytes now):
 /// fewer free bytes on its file system, or past this process's file size
 /// limit (ulimit -f). Checked before a flush or a large write (see
@@ -223,6 +222,10 @@ inline std::string room_problem(const std::filesystem::path& path, std::uintmax_
   return {};
 }
 
+/// Creates a new HDF5 file beside `path` under a fresh aside name
+/// (output_files.hpp), set in `aside`: H5F_ACC_EXCL is O_CREAT|O_EXCL, which
+/// never opens a file already there and never follows a symlink. Throws
+/// std::runtime_error naming the problem.
 inline hid_t create_aside(const std::filesystem::path& path, std::filesystem::path& aside) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     aside = aside_name(path);

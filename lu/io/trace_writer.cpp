@@ -204,13 +204,14 @@ void TraceWriter::append_moves(std::span<const BalanceMove> moves) {
 void TraceWriter::flush() {
   // Room first: a flush that fails leaves HDF5 1.10 unable to close the file
   // (hdf5::detach_from_disk). Twice what was appended, a new chunk of every
-  // dataset (kChunkRows rows) and 32 KiB of metadata.
+  // dataset (kChunkRows rows) and room for metadata.
   const std::filesystem::path written = aside_.empty() ? written_path(path_) : aside_;
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(written, ec);
-  const std::uintmax_t chunks = kChunkRows * (hsize_t(ranks_) * iteration_record_fields().size() + 5) * 8;
+  const std::uintmax_t chunks =
+      kChunkRows * (hsize_t(ranks_) * iteration_record_fields().size() + 5) * sizeof(double);
   if (const std::string room =
-          hdf5::room_problem(written, ec ? 0 : size, 2 * unflushed_bytes_ + chunks + (32u << 10));
+          hdf5::room_problem(written, ec ? 0 : size, 2 * unflushed_bytes_ + chunks + hdf5::kMetadataRoom);
       !room.empty())
     throw std::runtime_error("no room to flush the trace " + quote_value(written.string()) + room);
   errno = 0;
