@@ -12,9 +12,12 @@ Scenarios (class A, 2 ranks unless said):
   changing  --emulate-speeds '1,1;@80:1,0.5': diffusive vs static vs off;
             imbalance of iterations 81-90 and 91-100; ideal integrates
             P / sum(s) over the schedule; the bottleneck ratio after 100
-  noharm    2 equal ranks, diffusive (--balance-every 1, 5, 20) vs off,
-            alternating, medians; columns moved after iteration 20 (must be 0)
-            and time diffusive/off (within 1%); and whether the ranks were
+  noharm    2 equal ranks, diffusive (--balance-every 1, 5, 20) vs off, and
+            diffusive held (gathers and decides, never moves: the price of
+            deciding alone), every variant in each repeat in a rotated order;
+            the median of paired ratios to the same repeat's off run with its
+            95% interval; columns moved after iteration 20 (must be 0) and
+            time diffusive/off (within 1%); and whether the ranks were
             equal: each off run's compute imbalance, and each diffusive run's
             equal stripes over the best whole-column partition at the speeds
             it measured after iteration 20 (tests/best_partition.py); each
@@ -31,6 +34,7 @@ Scenarios (class A, 2 ranks unless said):
   runs/bench_balance.py --only noharm --repeats 7
 """
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -163,34 +167,72 @@ def equal_stripes_over_best(r, after):
     return quality(equal_widths(sum(r["columns"]), len(speeds)), speeds)
 
 
-def noharm_section(a):
-    # Every K: diffusive and off alternate, so drift hits both alike.
-    print(f"\n== no harm: 2 equal ranks, class {a.cls}, alternating, medians of {a.repeats}")
-    print("   off imbalance: max / mean compute over ranks of the off run, whole run; equal / best: equal\n"
-          "   stripes' bottleneck (max width / speed) over the best whole-column partition's, at the speeds\n"
-          "   the diffusive run measured after iteration 20 (1.000: equal stripes were best, the ranks equal)")
+def median_interval(values):
+    """The median and a distribution-free 95% interval for it: the order statistics
+    whose ranks bound the median with a binomial(n, 1/2) tail of at most 2.5% each
+    side (n >= 6; below that the interval is the whole range)."""
+    v, n = sorted(values), len(values)
+    lo, tail = 0, 0.5 ** n
+    while lo + 1 < n // 2 and tail + math.comb(n, lo + 1) * 0.5 ** n <= 0.025:
+        lo += 1
+        tail += math.comb(n, lo) * 0.5 ** n
+    return statistics.median(v), v[lo], v[n - 1 - lo]
+
+
+def noharm_variants(a):
+    """Every variant of the no-harm series: off, and for each K diffusive and diffusive held (a
+    threshold no wait can confirm: it gathers and decides every K but never moves a column)."""
+    variants = {"off": ["--balance", "off"]}
     for k in a.every:
-        times = {"off": [], "diffusive": []}
-        late, off_imbalance, equal_over_best, steps = [], [], [], []
-        for _ in range(a.repeats):
-            off = run(a, 2, ["--balance", "off"])
-            times["off"].append(off["time_s"])
-            off_imbalance.append(round(off["imbalance"], 3))
-            r = run(a, 2, ["--balance", "diffusive", "--balance-every", str(k)])
-            times["diffusive"].append(r["time_s"])
-            late.append(late_moves(r, 20))
-            steps.append(late_steps(r, 20))
-            equal_over_best.append(round(equal_stripes_over_best(r, 20), 3))
-        off, dif = statistics.median(times["off"]), statistics.median(times["diffusive"])
-        print(f"K {k:>2}: off {off:.3f} s  diffusive {dif:.3f} s  ratio diffusive/off {dif / off:.4f}  "
-              f"columns moved after iteration 20 per run: {late}", flush=True)
-        print(f"      off imbalance per run: {off_imbalance}\n      equal / best per run:  {equal_over_best}")
-        held = [m for m, e in zip(late, equal_over_best) if e <= 1.01]
-        print(f"      runs whose ranks measured equal (equal / best <= 1.01): {len(held)} of {a.repeats}, "
-              f"columns they moved after iteration 20: {held}", flush=True)
-        for run_index, run_steps in enumerate(steps):
-            if run_steps:
-                print(f"      run {run_index + 1}, steps after iteration 20: {'; '.join(run_steps)}", flush=True)
+        knobs = ["--balance", "diffusive", "--balance-every", str(k)]
+        variants[f"diffusive K={k}"] = knobs
+        variants[f"held K={k}"] = [*knobs, "--balance-threshold", "1000"]
+    return variants
+
+
+def noharm_section(a):
+    # One repeat runs every variant, in an order rotated from repeat to repeat, so the
+    # drift of the machine hits all alike; each variant's time over the same repeat's off
+    # run is one paired ratio, and the median of those ratios carries an interval.
+    variants = noharm_variants(a)
+    names = list(variants)
+    print(f"\n== no harm: 2 equal ranks, class {a.cls}, every variant in each of {a.repeats} repeats "
+          "(rotated order); paired ratios to the same repeat's off run, median [95% interval]")
+    runs = {n: [] for n in names}
+    for rep in range(a.repeats):
+        order = names[rep % len(names):] + names[:rep % len(names)]
+        for n in order:
+            runs[n].append(run(a, 2, variants[n]))
+    off_times = [r["time_s"] for r in runs["off"]]
+    print(f"off: median {statistics.median(off_times):.3f} s (min {min(off_times):.3f}, max {max(off_times):.3f})")
+    for n in names[1:]:
+        ratios = [r["time_s"] / t for r, t in zip(runs[n], off_times)]
+        med, lo, hi = median_interval(ratios)
+        print(f"{n:15} {statistics.median(r['time_s'] for r in runs[n]):.3f} s  ratio {med:.4f} [{lo:.4f}, {hi:.4f}]"
+              f"  balancer s per run (median) {statistics.median(balancer_seconds(r) for r in runs[n]):.4f}", flush=True)
+        if n.startswith("diffusive"):
+            noharm_moves(runs[n])
+        else:  # held: a move here would be a threshold not honoured
+            print(f"      columns moved, all runs: {sum(r['moved_columns'] for r in runs[n])}", flush=True)
+
+
+def balancer_seconds(r):
+    """The balancer's phase (gather, decision and any move), the slowest rank's, in seconds."""
+    return r["timers"]["migration"]["max"]
+
+
+def noharm_moves(runs):
+    late = [late_moves(r, 20) for r in runs]
+    ever = [r["moved_columns"] for r in runs]
+    equal_over_best = [round(equal_stripes_over_best(r, 20), 3) for r in runs]
+    held = [m for m, e in zip(late, equal_over_best) if e <= 1.01]
+    print(f"      columns moved per run, whole run: {ever}\n      after iteration 20: {late}\n"
+          f"      equal / best per run: {equal_over_best}\n"
+          f"      runs whose ranks measured equal (equal / best <= 1.01): {len(held)} of {len(runs)}, "
+          f"columns they moved after iteration 20: {held}", flush=True)
+    for run_index, r in enumerate(runs):
+        if late_steps(r, 20):
+            print(f"      run {run_index + 1}, steps after iteration 20: {'; '.join(late_steps(r, 20))}", flush=True)
 
 
 def defaults_section(a):
