@@ -185,6 +185,11 @@ contains
     call check(ierr == NPBLU_ERROR_ARGUMENT, 'halo -1 accepted')
     call npblu_balancer_error_message(bal, message)
     call check(len_trim(message) > 0, 'no message')
+    ! A negative column_bytes is refused by its value (it once read "0 or below").
+    call npblu_balancer_migrate(bal, u, u, -8, halo, ierr)
+    call npblu_balancer_error_message(bal, message)
+    call check(ierr == NPBLU_ERROR_ARGUMENT .and. index(message, 'column_bytes is -8') > 0, &
+               'column_bytes -8 not named: '//trim(message))
     call npblu_balancer_destroy(bal, ierr)
     call check(ierr == NPBLU_OK, 'destroy')
 #ifdef WITH_F08

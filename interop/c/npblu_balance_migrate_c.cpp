@@ -28,6 +28,15 @@ struct StoredColumns {
   bool fortran = false;  // npblu_balancer_migrate_fn: Fortran's one array, its column_bytes clamped at 0
 };
 
+/// The Fortran module's column_bytes of 0 or below: a Fortran integer is
+/// signed, and a negative one arrives as its two's complement (above
+/// PTRDIFF_MAX, which no Fortran integer reaches). "The array": "array 0"
+/// would be a C index Fortran never wrote.
+std::string fortran_column_bytes_problem(size_t column_bytes) {
+  return "the array's column_bytes is " + std::to_string(static_cast<long long>(column_bytes)) +
+         " (NPBLU_BAL_MIGRATE: NELEM x IELSZ): give the bytes of one column, at least 1";
+}
+
 /// Whether the caller's array holds the stripe with its halos ("" if so, or not known).
 std::string extent_problem(const char* which, long long stored, ColumnRange stripe, int halo) {
   const long long needed = stripe.width() + 2LL * halo;
@@ -98,9 +107,8 @@ std::string migrate_problem(const npblu_balancer* h, int count, const void* cons
   if (!extents.empty()) return extents + " on rank " + std::to_string(rank);
   for (int a = 0; a < count; ++a) {
     if (!old_arrays[a] || !new_arrays[a]) return "array " + std::to_string(a) + " is a null pointer";
-    if (column_bytes[a] == 0 && stored.fortran)  // "the array": "array 0" is a C index Fortran never wrote
-      return "the array's column_bytes is 0 or below (NPBLU_BAL_MIGRATE: NELEM x IELSZ): give the bytes of "
-             "one column";
+    if (stored.fortran && (column_bytes[a] == 0 || column_bytes[a] > std::uint64_t(PTRDIFF_MAX)))
+      return fortran_column_bytes_problem(column_bytes[a]);
     if (column_bytes[a] == 0) return "array " + std::to_string(a) + " has 0 bytes per column";
     // The whole stored range (at most every column and both halos) must fit an address space.
     const auto most_columns = std::uint64_t(columns) + 2 * std::uint64_t(halo);

@@ -281,10 +281,12 @@ contains
     type(c_ptr), intent(in) :: old_address, new_address
     integer(int64), intent(in) :: column_bytes, halo, old_columns, new_columns
     integer(c_size_t) :: bytes
-    ! Out-of-range values become values the library refuses (column_bytes 0,
-    ! a halo beyond a C int clamped to it), on every rank alike; so do arrays whose
-    ! last dimension does not hold the stripe and its halos.
-    bytes = int(max(0_int64, column_bytes), c_size_t)
+    ! Out-of-range values become values the library refuses (a halo beyond a
+    ! C int clamped to it), on every rank alike; so do arrays whose last
+    ! dimension does not hold the stripe and its halos. A negative column_bytes
+    ! arrives as its two's complement, beyond any size a Fortran integer can
+    ! give, which the library names by its value.
+    bytes = int(column_bytes, c_size_t)
     ierr = c_migrate_one(balancer%ptr, old_address, new_address, bytes, &
                          int(max(-int(huge(1_c_int), int64), min(halo, int(huge(1_c_int), int64))), c_int), &
                          int(old_columns, c_long_long), int(new_columns, c_long_long))
