@@ -62,6 +62,9 @@ NPBLU_API int npblu_release(npblu_solver** handle);
 
 /* The problem: an NPB class letter (S W A B C D E F), or explicit sizes (class U). */
 NPBLU_API int npblu_set_class(npblu_solver* handle, char problem_class);
+/* For the Fortran module: npblu_set_class of a whole string (one letter; "SX" and "" are refused by
+ * name, as npblu_set_class, never read as their first letter). */
+NPBLU_API int npblu_set_class_fn(npblu_solver* handle, const char* problem_class);
 NPBLU_API int npblu_set_size(npblu_solver* handle, int nx, int ny, int nz, int iterations, double dt);
 /* Any option of the lu command line, without its dashes: "balance" "diffusive", "weights" "2,1",
  * "emulate-speeds" "1,0.5", "trace" "run.h5", "trace-overwrite" "", "columns" "3,5,2", "quiet" "",

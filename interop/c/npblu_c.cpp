@@ -113,6 +113,19 @@ int npblu_set_class(npblu_solver* h, char problem_class) {
   });
 }
 
+int npblu_set_class_fn(npblu_solver* h, const char* problem_class) {
+  // The Fortran caller called npblu_set_class: its refusals are named so.
+  return guarded(h, "npblu_set_class", [&]() -> int {
+    if (!problem_class) return fail(h, NPBLU_ERROR_ARGUMENT, "the class is a null pointer");
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_class_name(changed, problem_class);
+    h->config = std::move(changed);
+    h->settings += std::string(" class=") + problem_class;
+    return NPBLU_OK;
+  });
+}
+
 int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, double dt) {
   return guarded(h, "npblu_set_size", [&]() -> int {
     npblu::RunConfig changed = h->config;

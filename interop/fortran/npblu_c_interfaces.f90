@@ -15,12 +15,13 @@ module npblu_c_interfaces
       import :: c_ptr, c_int
       type(c_ptr), intent(inout) :: handle
     end function
-    ! The letter goes as a one-byte integer: the same ABI as C's char, and
-    ! free of the by-value character passing that compilers disagree on.
-    integer(c_int) function c_set_class(handle, cls) bind(c, name="npblu_set_class")
-      import :: c_ptr, c_int, c_signed_char
+    ! The class as a NUL-terminated string (npblu_set_class_fn): free of the
+    ! by-value character passing that compilers disagree on, and a string
+    ! that is no class is refused whole, by name.
+    integer(c_int) function c_set_class_fn(handle, cls) bind(c, name="npblu_set_class_fn")
+      import :: c_ptr, c_int, c_char
       type(c_ptr), value :: handle
-      integer(c_signed_char), value :: cls
+      character(kind=c_char), intent(in) :: cls(*)
     end function
     integer(c_int) function c_set_size(handle, nx, ny, nz, iterations, dt) bind(c, name="npblu_set_size")
       import :: c_ptr, c_int, c_double

@@ -124,12 +124,7 @@ Option count_option(OptionInfo info, Field field) {
 const std::vector<Option>& options() {
   static const std::vector<Option> table{
       {{"class", "c", false, "CLASS", "Problem class: S W A B C D E F"},
-       [](RunConfig& c, auto o, auto v) {
-         if (v.size() != 1)
-           throw UsageError("--" + std::string(o) + ": unknown class " + quote_value(v) +
-                            " (expected one of S W A B C D E F)");
-         set_class(c, v[0]);
-       },
+       [](RunConfig& c, auto, auto v) { set_class_name(c, v); },
        [](const RunConfig& c) -> std::string {
          return c.problem.problem_class ? std::string(1, *c.problem.problem_class) : "";
        }},

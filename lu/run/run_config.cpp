@@ -79,6 +79,12 @@ void set_class(RunConfig& config, char problem_class) {
   config.problem.problem_class = pc->name;
 }
 
+void set_class_name(RunConfig& config, std::string_view name) {
+  if (name.size() != 1)
+    throw UsageError("--class: unknown class " + quote_value(name) + " (expected one of S W A B C D E F)");
+  set_class(config, name[0]);
+}
+
 void set_size(RunConfig& config, GridSize size) {
   for (const int n : {size.nx, size.ny, size.nz}) {
     if (n < kMinimumGridPoints) {

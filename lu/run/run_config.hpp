@@ -143,6 +143,8 @@ std::vector<OptionSetting> option_settings(const RunConfig& config);
 void set_option(RunConfig& config, std::string_view name, std::string_view value);
 /// Typed setters, checked the same way.
 void set_class(RunConfig& config, char problem_class);
+/// The class by its name: one letter ("SX" and "" are refused whole, never read as their first letter).
+void set_class_name(RunConfig& config, std::string_view name);
 void set_size(RunConfig& config, GridSize size);
 void set_iterations(RunConfig& config, int iterations);
 void set_dt(RunConfig& config, double dt);
