@@ -105,12 +105,28 @@ void print_summary(const SimConfig& c, const SimResult& r, double wall) {
                 seconds_text(loads[q].wait).c_str());
 }
 
+// A line every `interval` seconds of the model's own run (lu's format, its
+// time the model's wall clock): a time-shared model of hundreds of ranks runs
+// for minutes.
+IterationDone progress_lines(const SimCommandLine& cl) {
+  if (cl.quiet || !(cl.progress_interval > 0.0)) return {};
+  const auto start = std::chrono::steady_clock::now();
+  return [start, last = 0.0, interval = cl.progress_interval,
+          iterations = cl.config.iterations](int it) mutable {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed - last < interval || it == iterations) return;
+    last = elapsed;
+    std::printf(" iteration %6d / %d   elapsed %9.2f s (the model's run)\n", it, iterations, elapsed);
+    std::fflush(stdout);
+  };
+}
+
 int run(const SimCommandLine& cl, const std::string& command_line) {
   check_outputs(cl);
   const SimConfig& c = cl.config;
   const RunIdentity run = run_identity(c, cl.class_name, command_line);
   const auto t0 = std::chrono::steady_clock::now();
-  const SimResult r = simulate(c);
+  const SimResult r = simulate(c, progress_lines(cl));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!std::isfinite(r.time))  // each value finite, their sums beyond a double
     throw UsageError(

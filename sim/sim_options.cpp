@@ -248,7 +248,8 @@ void check_core_numbers(const SimConfig& c) {
   if (u.node_ranks > 0 && modelled_cores(c) > INT_MAX)
     throw UsageError("--unpinned " + std::to_string(u.node_ranks) + ":" + std::to_string(u.node_cores) +
                      ": " + counted((c.ranks + u.node_ranks - 1LL) / u.node_ranks, "node") + " of " +
-                     counted(u.node_cores, "core") + " each: more cores in all than the model can number (2147483647)");
+                     counted(u.node_cores, "core") +
+                     " each: more cores in all than the model can number (2147483647)");
 }
 
 // The problem as lu's checks take it (run_config.hpp): the model's grid and iterations.
@@ -336,6 +337,7 @@ void convert_model_options(const CLI::App& app, const Collected& text, const Run
   out.trace_path = rc.output.trace.string();
   out.trace_overwrite = rc.output.trace_overwrite;
   out.quiet = rc.output.quiet;
+  out.progress_interval = rc.output.progress_interval;
 }
 
 // Settings that could never take effect, refused rather than ignored (as lu
@@ -436,8 +438,11 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   app.get_option("--size")->description(
       "Custom grid NX NY NZ instead of a class (250 iterations unless "
       "--iterations; each dimension >= 6)");
-  app.get_option("--quiet")->description(
-      "No summary on standard output (the model prints no progress lines; with --json)");
+  app.get_option("--quiet")->description("No summary or progress lines on standard output (with --json)");
+  app.get_option("--progress-interval")
+      ->description(
+          "Seconds of the model's own run between progress lines (default 5; a model that runs for less "
+          "prints none)");
   register_model_options(app, out, text);
   refuse_option_words_as_values(app, argc, argv);
   try {

@@ -17,6 +17,7 @@ struct SimCommandLine {
   std::string class_name;  // the class run as tabulated (the identity's); "" for a custom problem
   std::string json_path, trace_path;
   bool history = false, trace_overwrite = false, quiet = false;
+  double progress_interval = 5.0;     // seconds of the model's own run between progress lines (0: none)
   std::string help;                   // non-empty: --help or --version was given; print it and exit 0
   std::vector<std::string> warnings;  // lu's effect_warnings for the shared options ("lu-sim: warning: ...")
 };
@@ -27,6 +28,6 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv);
 /// The options lu-sim takes from lu's table.
 inline constexpr const char* kOptionsSharedWithLu[] = {
     "class",           "size", "iterations", "columns",         "balance-every", "balance-threshold",
-    "balance-damping", "json", "trace",      "trace-overwrite", "quiet"};
+    "balance-damping", "json", "trace",      "trace-overwrite", "quiet",         "progress-interval"};
 
 }  // namespace npblu::sim

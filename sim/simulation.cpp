@@ -289,7 +289,7 @@ std::vector<int> modelled_share_pools(const SimConfig& c) {
 
 }  // namespace
 
-SimResult simulate(const SimConfig& c) {
+SimResult simulate(const SimConfig& c, const IterationDone& done) {
   check(c);
   Partition partition = starting_partition(c);
   const std::unique_ptr<IterationModel> model = make_model(c);
@@ -340,6 +340,7 @@ SimResult simulate(const SimConfig& c) {
         partition = d.partition;
       }
     }
+    if (done) done(it);
     if (it < c.iterations) now = next ? std::move(*next) : plan_for(it + 1, partition);
   }
   result.time = model->elapsed();

@@ -9,6 +9,7 @@
 // is told as the measured price. Judged on the bottleneck ratio: max over
 // ranks of width / speed over the same for the best whole-column partition.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -89,8 +90,11 @@ struct SimResult {
   std::vector<int> share_pools;           // each rank's pool (balance/share_pools), empty: none
 };
 
+/// Called after each modelled iteration with its number (lu-sim's progress lines).
+using IterationDone = std::function<void(int iteration)>;
+
 /// Throws std::invalid_argument on an inconsistent configuration.
-SimResult simulate(const SimConfig& config);
+SimResult simulate(const SimConfig& config, const IterationDone& done = {});
 
 /// The stripes a modelled run starts on (throws std::invalid_argument on bad widths).
 Partition starting_partition(const SimConfig& config);

@@ -156,7 +156,8 @@ TEST(Options, SharedOptionsRefusedAlikeByLuAndLuSim) {
                                                   {"S", "--iterations", "3", "--iterations", "4"},
                                                   {"S", "--no-such-option"},
                                                   {"S", "--emulate-speeds", "@80:1,0.5"},
-                                                  {"S", "--emulate-speeds", "@"}};
+                                                  {"S", "--emulate-speeds", "@"},
+                                                  {"S", "--progress-interval", "-1"}};
   for (const auto& args : bad) {
     const std::string lu = error_of(args), sim = sim_error_of(args);
     EXPECT_FALSE(lu.empty()) << args.back();

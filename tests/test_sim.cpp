@@ -208,6 +208,15 @@ TEST(Simulation, SlowRankInTheMiddleWithNoiseConvergesOnSixtyFourRanks) {
   expect_converges(list(s), 0.05);
 }
 
+// The progress hook (lu-sim's progress lines) sees every iteration once, in order.
+TEST(Simulation, IterationDoneSeesEveryIterationInOrder) {
+  SimConfig c;
+  c.iterations = 7;
+  std::vector<int> seen;
+  simulate(c, [&](int it) { seen.push_back(it); });
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 4, 5, 6, 7}));
+}
+
 TEST(Simulation, LinearSpeedsConvergeOnSixtyFourRanks) {
   std::vector<double> s(64);
   for (int r = 0; r < 64; ++r) s[r] = 0.444 + (1 - 0.444) * r / 63.0;

@@ -60,7 +60,10 @@ set_tests_properties(sim_trace_plot_64_ranks PROPERTIES LABELS unit TIMEOUT 120)
 # lu-sim warns, as lu does, where the default cadence comes after the last iteration (it refused: an option never given).
 npblu_test(sim_warn_diffusive_never_steps bash -c "$<TARGET_FILE:lu-sim> -P 2 --class A --balance diffusive --iterations 3 --quiet 2>w.txt && grep -q 'lu-sim: warning: --balance diffusive balances every 5 iterations (--balance-every) and 3 iterations are left to run' w.txt")
 npblu_test(sim_warn_diffusive_one_rank bash -c "$<TARGET_FILE:lu-sim> -P 1 --class S --balance diffusive --quiet 2>w1.txt && grep -q 'lu-sim: warning: --balance diffusive on 1 rank: the one stripe holds every column' w1.txt")
-set_tests_properties(sim_warn_diffusive_never_steps sim_warn_diffusive_one_rank PROPERTIES LABELS unit TIMEOUT 60)
+# Progress lines in lu's format, one an interval (here every iteration but the last), none with --quiet.
+npblu_test(sim_progress_lines bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --iterations 4 --progress-interval 1e-9 >p.txt && test $(grep -c '^ iteration      [123] / 4   elapsed .* s (the model.s run)$' p.txt) = 3 && $<TARGET_FILE:lu-sim> -P 2 --class S --iterations 4 --progress-interval 1e-9 --quiet --json p.json >q.txt && ! grep -q iteration q.txt")
+set_tests_properties(sim_warn_diffusive_never_steps sim_warn_diffusive_one_rank sim_progress_lines PROPERTIES LABELS unit
+                     TIMEOUT 60)
 # plot_trace refuses what it cannot draw or write in one line (a directory, a truncated trace, /proc).
 npblu_test(plot_trace_refusals ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/plot_trace_refusals.py
            --lu-sim $<TARGET_FILE:lu-sim> --workdir .)
