@@ -17,16 +17,21 @@ compute and wait become rank x iteration maps, so 64 or 1024 ranks stay
 readable. Needs Debian's python3-h5py and python3-matplotlib. Traces of
 lu-sim (the model) have the same schema.
 
-  runs/plot_trace.py run.h5 -o run.png
+  /usr/bin/python3 runs/plot_trace.py run.h5 -o run.png   # the Python with h5py and matplotlib
 """
 import argparse
 import os
 import sys
 import tempfile
 
-import h5py
-import numpy as np
-import matplotlib
+try:
+    import h5py
+    import numpy as np
+    import matplotlib
+except ImportError as missing:  # another python3 first on the PATH (a pyenv, a venv): one line, not a traceback
+    sys.exit(f"plot_trace: {sys.executable} has no {missing.name}: run it with the Python that has "
+             "h5py and matplotlib (Debian: apt install python3-h5py python3-matplotlib, then /usr/bin/python3 "
+             "runs/plot_trace.py ...)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -58,7 +58,8 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   SimConfig& c = out.config;
   add_number(app, "--ranks,-P", c.ranks, "Modelled ranks")->required();
   app.add_option("--balance", text.balance,
-                 "off | static | diffusive | best (the best partition for the true speeds)");
+                 "off | static | diffusive | best (the best partition for the true speeds; default off, "
+                 "static with --columns)");
   app.add_option("--emulate-speeds", text.speeds,
                  "Speeds per rank, lu's schedule syntax ('1,0.5;@80:1,1'), or @FILE");
   add_number(app, "--noise", c.noise,
@@ -73,12 +74,17 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
              "Price of a balancing step, in modelled iterations of the widest stripe (default 1)");
   add_number(app, "--migration-column-seconds", c.migration_column_seconds,
              "Price of a balancing step per column that changes owner, seconds (default 0)");
-  add_number(app, "--latency", c.cost.latency, "Seconds per message");
-  add_number(app, "--bandwidth", c.cost.bandwidth, "Bytes per second");
-  add_number(app, "--cost-lower", c.cost.lower, "Seconds per grid point, lower sweep (jacld+blts)");
-  add_number(app, "--cost-upper", c.cost.upper, "Seconds per grid point, upper sweep (jacu+buts)");
-  add_number(app, "--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs");
-  add_number(app, "--cost-update", c.cost.update, "Seconds per grid point, update");
+  const CostModel defaults;  // the help's defaults, from the one home of the costs
+  const auto by_default = [](double v) { return " (default " + number_text(v) + ")"; };
+  add_number(app, "--latency", c.cost.latency, "Seconds per message" + by_default(defaults.latency));
+  add_number(app, "--bandwidth", c.cost.bandwidth, "Bytes per second" + by_default(defaults.bandwidth));
+  add_number(app, "--cost-lower", c.cost.lower,
+             "Seconds per grid point, lower sweep (jacld+blts)" + by_default(defaults.lower));
+  add_number(app, "--cost-upper", c.cost.upper,
+             "Seconds per grid point, upper sweep (jacu+buts)" + by_default(defaults.upper));
+  add_number(app, "--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs" + by_default(defaults.rhs));
+  add_number(app, "--cost-update", c.cost.update,
+             "Seconds per grid point, update" + by_default(defaults.update));
   app.add_option("--cores", text.cores,
                  "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)");
   add_number(app, "--core-slice", c.core_slice,
@@ -436,8 +442,8 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   Collected text;
   const TableOptions lu_options(app, "Problem class, positionally (lu-sim -P 4 A)", shared_with_lu);
   app.get_option("--size")->description(
-      "Custom grid NX NY NZ instead of a class (250 iterations unless "
-      "--iterations; each dimension >= 6)");
+      "Custom grid NX NY NZ (with a class, the class's iterations; without, 250; --iterations sets "
+      "them; each dimension >= 6)");
   app.get_option("--quiet")->description("No summary or progress lines on standard output (with --json)");
   app.get_option("--progress-interval")
       ->description(

@@ -24,13 +24,15 @@ namespace fs = std::filesystem;
 
 std::string text_of(std::string_view value) { return std::string(value); }
 
-bool to_flag(std::string_view option, std::string_view value) {
+// A flag's words; an option that needs its value (--memory-check on|off) says so in its refusal.
+bool to_flag(std::string_view option, std::string_view value, bool needs_value = false) {
   std::string v(value);
   std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
   if (v.empty() || v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  refuse_option(option, quote_value(value) +
-                            " is not a flag value (expected nothing, 1/0, true/false, yes/no or on/off)");
+  refuse_option(option, quote_value(value) + (needs_value ? " is not on or off (or 1/0, true/false, yes/no)"
+                                                          : " is not a flag value (expected nothing, 1/0, "
+                                                            "true/false, yes/no or on/off)"));
 }
 
 std::vector<int> to_int_list(std::string_view option, std::string_view value) {
@@ -180,7 +182,7 @@ const std::vector<Option>& options() {
         "Refuse, before allocating, stripes that need more memory than a node has available (default on)"},
        [](RunConfig& c, auto o, auto v) {
          if (v.empty()) refuse_option(o, "needs a value: on or off");  // a value option, not a flag
-         c.placement.check_memory = to_flag(o, v);
+         c.placement.check_memory = to_flag(o, v, true);
        },
        [](const RunConfig& c) -> std::string { return shown_flag(c.placement.check_memory); }},
       {{"balance", "", false, "MODE",
