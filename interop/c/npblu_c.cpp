@@ -67,6 +67,19 @@ int create_failed(int status, std::string message) {
   create_error = "npblu_create: " + std::move(message);
   return status;
 }
+
+// The class for both doors, C's letter and Fortran's string (nullopt: a null pointer).
+int set_class_named(npblu_solver* h, std::optional<std::string_view> name) {
+  return guarded(h, "npblu_set_class", [&]() -> int {
+    if (!name) return fail(h, NPBLU_ERROR_ARGUMENT, "the class is a null pointer");
+    npblu::RunConfig changed = h->config;
+    changed.problem = {};  // the last problem given counts
+    npblu::set_class_name(changed, *name);
+    h->config = std::move(changed);
+    h->settings += " class=" + std::string(*name);
+    return NPBLU_OK;
+  });
+}
 }  // namespace
 
 int npblu_create(npblu_solver** handle, MPI_Comm comm) {
@@ -103,27 +116,12 @@ int npblu_release(npblu_solver** handle) {
 }
 
 int npblu_set_class(npblu_solver* h, char problem_class) {
-  return guarded(h, "npblu_set_class", [&]() -> int {
-    npblu::RunConfig changed = h->config;
-    changed.problem = {};  // the last problem given counts
-    npblu::set_class(changed, problem_class);
-    h->config = std::move(changed);
-    h->settings += std::string(" class=") + problem_class;
-    return NPBLU_OK;
-  });
+  return set_class_named(h, std::string_view(&problem_class, 1));
 }
 
 int npblu_set_class_fn(npblu_solver* h, const char* problem_class) {
   // The Fortran caller called npblu_set_class: its refusals are named so.
-  return guarded(h, "npblu_set_class", [&]() -> int {
-    if (!problem_class) return fail(h, NPBLU_ERROR_ARGUMENT, "the class is a null pointer");
-    npblu::RunConfig changed = h->config;
-    changed.problem = {};  // the last problem given counts
-    npblu::set_class_name(changed, problem_class);
-    h->config = std::move(changed);
-    h->settings += std::string(" class=") + problem_class;
-    return NPBLU_OK;
-  });
+  return set_class_named(h, problem_class ? std::optional<std::string_view>(problem_class) : std::nullopt);
 }
 
 int npblu_set_size(npblu_solver* h, int nx, int ny, int nz, int iterations, double dt) {
