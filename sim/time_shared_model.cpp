@@ -22,6 +22,8 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
       core_(std::move(core_of_rank)),
       slice_(slice),
       ranks_(core_.size()),
+      ready_(core_.size(), 0.0),
+      ready_known_(core_.size(), 0),
       rng_(moves.seed) {
   if (!(slice > 0.0)) throw std::invalid_argument("the scheduler's slice must be > 0 seconds");
   if (core_.empty()) throw std::invalid_argument("the model needs at least one rank");
@@ -133,6 +135,7 @@ void TimeSharedModel::append(const IterationLoad& load) {
   load_[p].slowdown.assign(load.slowdown.begin(), load.slowdown.end());
   finish_[p].assign(std::size_t(ranks) * tasks_, 0.0);
   account_[p].assign(ranks, {});
+  ready_known_.assign(ranks, 0);  // the slot reused holds another iteration's finish times
   ++appended_;
 }
 
@@ -159,9 +162,15 @@ bool TimeSharedModel::finished(int rank, long iteration, int task) const {
   return s.iteration > iteration || (s.iteration == iteration && s.task > task);
 }
 
+// What ready_time reads: the rank's task and its neighbours' finish times.
+void TimeSharedModel::forget_ready_time(int rank) {
+  for (int q = std::max(0, rank - 1); q <= std::min(rank + 1, static_cast<int>(ranks_.size()) - 1); ++q)
+    ready_known_[q] = 0;
+}
+
 // When the rank's current task may start: its messages have arrived
 // (kNever while a sender has not yet sent).
-double TimeSharedModel::ready_time(int rank) const {
+double TimeSharedModel::compute_ready_time(int rank) const {
   const RankState& s = ranks_[rank];
   const int last = static_cast<int>(ranks_.size()) - 1;
   const long n = s.iteration;
@@ -185,6 +194,7 @@ double TimeSharedModel::ready_time(int rank) const {
 void TimeSharedModel::advance(int rank) {
   RankState& s = ranks_[rank];
   finish(rank, s.iteration, s.task) = now_;
+  forget_ready_time(rank);
   s.clock = now_;
   s.started = false;
   s.computing = false;
@@ -192,11 +202,6 @@ void TimeSharedModel::advance(int rank) {
     s.task = 0;
     ++s.iteration;
   }
-}
-
-bool TimeSharedModel::eligible(int rank) const {
-  const RankState& s = ranks_[rank];
-  return has_task(s) && (s.computing || ready_time(rank) <= now_);
 }
 
 // Gives each free core to its rank that has been ready the longest, and

@@ -73,11 +73,22 @@ class TimeSharedModel final : public IterationModel {
   void run_through(long iteration);
   [[nodiscard]] bool has_task(const RankState& s) const { return s.iteration < appended_; }
   [[nodiscard]] double work(int rank, long iteration, int task) const;
-  [[nodiscard]] double ready_time(int rank) const;
+  [[nodiscard]] double ready_time(int rank) const {  // inline: asked O(ranks) times an event
+    if (!ready_known_[rank]) {
+      ready_[rank] = compute_ready_time(rank);
+      ready_known_[rank] = 1;
+    }
+    return ready_[rank];
+  }
+  [[nodiscard]] double compute_ready_time(int rank) const;
+  void forget_ready_time(int rank);
   [[nodiscard]] double& finish(int rank, long iteration, int task);
   [[nodiscard]] double finish(int rank, long iteration, int task) const;
   [[nodiscard]] bool finished(int rank, long iteration, int task) const;
-  [[nodiscard]] bool eligible(int rank) const;
+  [[nodiscard]] bool eligible(int rank) const {
+    const RankState& s = ranks_[rank];
+    return has_task(s) && (s.computing || ready_time(rank) <= now_);
+  }
   void advance(int rank);
   void schedule();
   void settle();
@@ -106,6 +117,10 @@ class TimeSharedModel final : public IterationModel {
   std::vector<double> finish_[2];  // by iteration parity, [rank * tasks_ + task]
   std::vector<RankIteration> account_[2];  // by iteration parity, per rank
   std::vector<RankState> ranks_;
+  // ready_time by rank, known until the rank or a neighbour ends a task or an
+  // iteration's loads arrive (the scheduler asks for it O(ranks) times an event).
+  mutable std::vector<double> ready_;
+  mutable std::vector<char> ready_known_;
   std::vector<std::vector<int>> node_cores_;  // per node the scheduler moves ranks in: its cores
   double move_period_ = 0;                    // seconds between moves of any node (0: none)
   double next_move_ = 0;
