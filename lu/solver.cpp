@@ -50,6 +50,10 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   if (partition_.interior() != config_.grid.interior_columns()) {
     throw std::invalid_argument("the partition does not cover the grid's interior columns");
   }
+  // The one collective here comes before the allocations: a rank whose
+  // allocation fails leaves the constructor at once, and every rank must
+  // then meet in the caller's agreement, not some of them here.
+  if (config_.wait == WaitMode::automatic) automatic_wait_ = AutomaticWait(core_peers(comm_.get()));
   const GridSize& g = config_.grid;
   owned_ = partition_[comm_.rank()];
   u_ = Field5(g.nx, g.nz, stored_columns(g, owned_, kStateHalo));
@@ -57,7 +61,6 @@ LuSolver::LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partitio
   frct_ = Field5(g.nx, g.nz, owned_);
   residual_ws_ = ResidualWorkspace(g, owned_);
   sweep_ws_ = SweepWorkspace(g);
-  if (config_.wait == WaitMode::automatic) automatic_wait_ = AutomaticWait(core_peers(comm_.get()));
 }
 
 namespace {
@@ -67,8 +70,10 @@ std::uint64_t column_bytes(const GridSize& g) {
 }  // namespace
 
 std::uint64_t LuSolver::resident_bytes(const GridSize& g, ColumnRange owned) {
-  const std::uint64_t columns = stored_columns(g, owned, kStateHalo).width() +
-                                stored_columns(g, owned, kResidualHalo).width() + owned.width();
+  // Summed in 64 bits: three widths of a stripe near an int's range wrap an int.
+  const std::uint64_t columns = std::uint64_t(stored_columns(g, owned, kStateHalo).width()) +
+                                std::uint64_t(stored_columns(g, owned, kResidualHalo).width()) +
+                                std::uint64_t(owned.width());
   return columns * column_bytes(g) +
          (SweepWorkspace::doubles(g) + ResidualWorkspace::doubles(g)) * sizeof(double);
 }

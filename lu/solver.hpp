@@ -74,7 +74,9 @@ struct SolveResult {
 
 class LuSolver {
  public:
-  /// Collective over `comm`, whose size must equal partition.ranks().
+  /// Collective over `comm`, whose size must equal partition.ranks(). Its
+  /// collectives come before its allocations: a rank that cannot allocate
+  /// throws (std::bad_alloc) with no collective left for the others.
   LuSolver(MPI_Comm comm, const SolverConfig& config, Partition partition);
 
   /// Bytes of memory a rank owning `owned` of grid g uses once it has

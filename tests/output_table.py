@@ -178,6 +178,8 @@ def launch(ctx, case, words, work):
         # shared-memory FIFOs to files (posix transport), which a small limit refuses before lu runs.
         # Self and TCP (loopback) need no such file and carry a 1-rank run the same.
         prefix = ["env", "UCX_TLS=self,tcp", "sh", "-c", f'ulimit -f {setup.split("=", 1)[1]}; exec "$@"', "sh"]
+    elif setup.startswith("vmem="):  # an address-space limit, as batch systems set one
+        prefix = ["sh", "-c", f'ulimit -v {setup.split("=", 1)[1]}; exec "$@"', "sh"]
     elif setup.startswith("env="):
         prefix = ["env", setup.split("=", 1)[1]]
     elif setup.startswith("lock="):
@@ -198,6 +200,9 @@ def launch(ctx, case, words, work):
 
 
 def run_case(ctx, name, case, checkpoint):
+    if case["setup"].startswith("vmem=") and "ASAN_OPTIONS" in os.environ:
+        print("skipped under a sanitizer: its shadow memory alone takes more address space than the limit")
+        return
     work = os.path.join(ctx.workdir, f"{name}_{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

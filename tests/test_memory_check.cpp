@@ -41,6 +41,16 @@ TEST(MemoryCheck, ResidentBytesCountEachFieldsHalo) {
   EXPECT_EQ(LuSolver::resident_bytes(g, {1, 3}), (5 + 4 + 2) * column + workspace_bytes(g));
 }
 
+TEST(MemoryCheck, ResidentBytesOfAStripeNearAnIntsRange) {
+  // 1431655767 columns on one rank: the three fields' widths sum beyond an
+  // int (they once wrapped, and the check let a 6 TB run through as 44 kB).
+  const GridSize g{6, 1431655769, 6};
+  const std::uint64_t column = 6 * 6 * 5 * sizeof(double);
+  const std::uint64_t owned = 1431655767;
+  EXPECT_EQ(LuSolver::resident_bytes(g, g.interior_columns()),
+            3 * owned * column + 4 * column + workspace_bytes(g));
+}
+
 TEST(MemoryCheck, WidestStripeFitsTheRoom) {
   // A stripe grown by d columns stores 3 d more columns of the fields, each
   // field may keep 2 headrooms of spare columns (2 each at these widths:
