@@ -98,14 +98,14 @@ std::string write_stripes(CheckpointWriter& writer, const LuSolver& solver, int 
 }
 
 // "" or where the columns `range` of `stripe` hold a value that is not
-// finite (a diverged run's state: restarting it could only give NaN).
-std::string non_finite_problem(const Field5& stripe, ColumnRange range) {
+// finite (a diverged run's state: continuing it could only give NaN).
+std::string non_finite_value(const Field5& stripe, ColumnRange range) {
   for (int j = range.begin; j < range.end; ++j) {
     const double* c = stripe.column(j);
     for (std::size_t p = 0; p < stripe.column_stride(); ++p) {
       if (!std::isfinite(c[p]))
         return "the field holds a non-finite value (" + std::to_string(c[p]) + ") in column " +
-               std::to_string(j) + ": the checkpointed run had diverged";
+               std::to_string(j);
     }
   }
   return {};
@@ -132,7 +132,10 @@ std::string read_stripes(CheckpointReader& reader, LuSolver& solver, MPI_Comm co
         failure = e.what();
       }
       for (int j = piece.begin; j < piece.end; ++j) digests.push_back(column_digest(stripe, j));
-      if (failure.empty()) failure = non_finite_problem(stripe, piece);
+      if (failure.empty()) {
+        const std::string value = non_finite_value(stripe, piece);
+        if (!value.empty()) failure = value + ": the checkpointed run had diverged";
+      }
       if (r != 0)
         check_mpi(MPI_Send(buffer.data(), piece.width(), column.get(), r, kTagCheckpoint, comm),
                   "checkpoint send");
@@ -189,6 +192,14 @@ CheckpointStats save_checkpoint(const fs::path& path, const CheckpointHeader& he
   // Rank 0 writes while the others wait: they wait as the solver does
   // (spinning on a core rank 0 shares would take its time).
   const WaitMode wait = solver.wait_mode();
+  // A diverged run cannot be continued (a restart refuses its field): the
+  // checkpoint the file holds stays, and the run stops saying why.
+  const std::string diverged = non_finite_value(solver.state(), solver.owned());
+  agree<RunFailure>(diverged.empty(),
+                    "no checkpoint written at iteration " + std::to_string(header.iteration) + ": " +
+                        diverged + " on rank " + std::to_string(rank_of(comm)) + ": the run has diverged (" +
+                        quote_value(path.string()) + " is left as it was)",
+                    comm, wait);
   std::unique_ptr<CheckpointWriter> writer;
   std::string failure;
   if (root) {
