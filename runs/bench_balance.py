@@ -231,8 +231,8 @@ def noharm_moves(runs):
           f"      runs whose ranks measured equal (equal / best <= 1.01): {len(held)} of {len(runs)}, "
           f"columns they moved after iteration 20: {held}", flush=True)
     for run_index, r in enumerate(runs):
-        if late_steps(r, 20):
-            print(f"      run {run_index + 1}, steps after iteration 20: {'; '.join(late_steps(r, 20))}", flush=True)
+        if steps := late_steps(r, 20):
+            print(f"      run {run_index + 1}, steps after iteration 20: {'; '.join(steps)}", flush=True)
 
 
 def defaults_section(a):

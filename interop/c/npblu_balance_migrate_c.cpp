@@ -25,7 +25,7 @@ using npblu::c_api::guarded;
 /// before and after (-1: not known, C and arrays of rank 1).
 struct StoredColumns {
   long long old_columns = -1, new_columns = -1;
-  bool fortran = false;  // npblu_balancer_migrate_fn: Fortran's one array, its column_bytes clamped at 0
+  bool fortran = false;  // npblu_balancer_migrate_fn: Fortran's one array (fortran_column_bytes_problem)
 };
 
 /// The Fortran module's column_bytes of 0 or below: a Fortran integer is
