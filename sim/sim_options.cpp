@@ -365,6 +365,9 @@ constexpr ModelModeOption kModelModeOptions[] = {
     {"--migration-iterations", balancing, "--balance diffusive"},  // the oracle (best) moves for free
     {"--migration-column-seconds", balancing, "--balance diffusive"},
     {"--history", [](const SimCommandLine& s) { return !s.json_path.empty(); }, "--json FILE"},
+    // Quiet with nothing written would run and leave no result anywhere.
+    {"--quiet", [](const SimCommandLine& s) { return !s.json_path.empty() || !s.trace_path.empty(); },
+     "--json FILE or --trace FILE (it would leave no result)"},
     {"--core-slice", cores_modelled, "--cores or --unpinned"},
     {"--share-pools", cores_modelled, "--cores or --unpinned"},
     {"--scheduler-period", [](const SimCommandLine& s) { return s.config.unpinned.node_ranks > 0; },
@@ -444,7 +447,8 @@ SimCommandLine parse_sim_command_line(int argc, const char* const* argv) {
   app.get_option("--size")->description(
       "Custom grid NX NY NZ (with a class, the class's iterations; without, 250; --iterations sets "
       "them; each dimension >= 6)");
-  app.get_option("--quiet")->description("No summary or progress lines on standard output (with --json)");
+  app.get_option("--quiet")->description(
+      "No summary or progress lines on standard output (with --json or --trace)");
   app.get_option("--progress-interval")
       ->description(
           "Seconds of the model's own run between progress lines (default 5; a model that runs for less "

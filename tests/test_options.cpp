@@ -202,6 +202,7 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
       {{"S", "--balance-every", "5"}, "--balance-every only applies with --balance diffusive"},
       {{"S", "--history"}, "--history only applies with --json FILE"},
       {{"S", "--trace-overwrite"}, "--trace-overwrite only applies with --trace FILE"},
+      {{"S", "--quiet"}, "--quiet only applies with --json FILE or --trace FILE (it would leave no result)"},
       {{"S", "--core-slice", "0.01"}, "--core-slice only applies with --cores or --unpinned"},
       {{"S", "--noise-correlation", "0.5"}, "--noise-correlation only applies with --noise > 0"},
       {{"S", "--migration-iterations", "2"}, "--migration-iterations only applies with --balance diffusive"},
@@ -234,6 +235,7 @@ TEST(Options, LuSimRefusesWhatTheModelCannotHonour) {
   EXPECT_EQ(sim_error_of({"S", "--seed", "18446744073709551615", "--noise", "0.05"}), "");
   EXPECT_EQ(sim_error_of({"S", "--seed", "3", "--unpinned", "2:1"}), "");  // the scheduler's moves
   EXPECT_EQ(sim_error_of({"S", "--cores", "0,1", "--core-speeds", "1,0.5", "--core-slice", "0.01"}), "");
+  EXPECT_EQ(sim_error_of({"S", "--quiet", "--trace", "quiet.h5"}), "");
 }
 
 // A speeds file holds one speed (or @ITERATION) a line, the initial speeds

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,21 @@ TEST(Report, FailedVerificationIsUnsuccessful) {
   const std::string text = format_report(r);
   EXPECT_NE(text.find("UNSUCCESSFUL"), std::string::npos);
   EXPECT_NE(text.find("FAILURE"), std::string::npos);
+}
+
+// A custom run that diverged says why its verdict is UNSUCCESSFUL though nothing was verified; a
+// finished one does not.
+TEST(Report, DivergedCustomRunSaysItDiverged) {
+  RunReport r = sample_report();
+  r.run.problem_class = std::string(1, 'U');
+  r.verification = {};
+  const std::string said = "the run diverged (its time step, --dt, may be too large for this grid)";
+  EXPECT_EQ(format_report(r).find(said), std::string::npos);
+  r.computed.xcr[2] = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(r.successful());
+  const std::string text = format_report(r);
+  EXPECT_NE(text.find("UNSUCCESSFUL"), std::string::npos) << text;
+  EXPECT_NE(text.find(said), std::string::npos) << text;
 }
 
 TEST(Report, UnfinishedRunIsUnsuccessful) {

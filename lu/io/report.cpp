@@ -14,12 +14,16 @@
 
 namespace npblu {
 
-bool RunReport::successful() const {
-  // A run that ended with a non-finite norm diverged: never a success, verified or not.
+bool RunReport::norms_finite() const {
   bool finite = std::isfinite(computed.xci);
   for (const double v : computed.xcr) finite = finite && std::isfinite(v);
   for (const double v : computed.xce) finite = finite && std::isfinite(v);
-  const bool finished = iterations_run == run.iterations && finite;
+  return finite;
+}
+
+bool RunReport::successful() const {
+  // A run that ended with a non-finite norm diverged: never a success, verified or not.
+  const bool finished = iterations_run == run.iterations && norms_finite();
   return verification.performed ? verification.passed && finished : finished;
 }
 
@@ -55,6 +59,10 @@ std::string verification_section(const RunReport& r) {
     for (int m = 0; m < 5; ++m) s += fmt::format(" xce[{}] = {:22.13E}\n", m + 1, r.computed.xce[m]);
     s += fmt::format(" xci    = {:22.13E}\n", r.computed.xci);
   }
+  // Why an unverified run reads UNSUCCESSFUL below, and what a verified one's FAILUREs come from.
+  if (!r.norms_finite())
+    s +=
+        " The norms are not finite: the run diverged (its time step, --dt, may be too large for this grid)\n";
   return s;
 }
 

@@ -58,6 +58,8 @@ struct RunReport {
 
   /// Verified, or a custom run that finished.
   [[nodiscard]] bool successful() const;
+  /// Every computed norm is finite (not so: the run diverged).
+  [[nodiscard]] bool norms_finite() const;
 };
 
 /// Min / max / mean of each phase over ranks (collective; meaningful on rank 0).
