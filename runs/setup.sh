@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Open MPI is the default MPI; MPICH and clang are there for the portability
-# builds of .ci/run (build-mpich, build-clang; see the README).
+# build of .ci/run (build-mpich-clang; docs/building.md).
 packages=(build-essential cmake gfortran pkg-config python3
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
   mpich libmpich-dev libhdf5-mpich-dev clang
