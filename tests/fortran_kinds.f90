@@ -12,7 +12,7 @@
 ! stepping, and set_size(12,12,12,50,0.5), class S's problem as a custom size,
 ! which must end with class S's residual norms bit for bit.
 program fortran_kinds
-  use, intrinsic :: iso_fortran_env, only: int32
+  use, intrinsic :: iso_fortran_env, only: int32, int64
   use mpi_f08, only: MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_COMM_WORLD
   use npblu
   use npblu_legacy, only: lurun
@@ -22,6 +22,7 @@ program fortran_kinds
   character(len=8) :: argument
   double precision :: full_norms(5), custom_norms(5)
   integer(int32) :: rank
+  integer(int64) :: ierr64
   character(len=32) :: full_digest, digest
   logical :: verified
 
@@ -85,6 +86,10 @@ contains
   subroutine custom_size_run()
     call npblu_create(lu, MPI_COMM_WORLD, ierr)
     call check(ierr, 'create (custom size)')
+    ! A size beyond C's int is refused whatever the caller's kind, never cut to
+    ! its low 32 bits (2**32 + 12 would be class S's 12).
+    call npblu_set_size(lu, 2_int64**32 + 12, 12_int64, 12_int64, 50_int64, 0.5d0, ierr64)
+    if (ierr64 /= NPBLU_ERROR_ARGUMENT) error stop 'set_size(2**32 + 12, ...) accepted'
     call npblu_set_size(lu, 12, 12, 12, 50, 0.5d0, ierr)
     call check(ierr, 'set_size')
     call npblu_set_report(lu, .false., ierr)

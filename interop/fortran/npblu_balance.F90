@@ -203,21 +203,7 @@ contains
     end do
   end subroutine
 
-  ! An integer argument as C's int: a value beyond it becomes -1, which every
-  ! call refuses (the int64 specifics once cut 2**32 + 40 columns to 40).
-  elemental integer(c_int) function c_int_in(value)
-    integer(int64), intent(in) :: value
-    if (beyond_c_int(value)) then
-      c_int_in = -1_c_int
-    else
-      c_int_in = int(value, c_int)
-    end if
-  end function
-
-  elemental logical function beyond_c_int(value)
-    integer(int64), intent(in) :: value
-    beyond_c_int = abs(value) > int(huge(1_c_int), int64)
-  end function
+#include "c_int_argument.inc"
 
   ! The library's default settings.
   type(c_settings) function default_settings() result(s)
