@@ -465,7 +465,12 @@ inline PointState neighbour_state_group(const double* s) {
 /// L2 or L1, the row's lines came later and pushed out what the current row
 /// still used (Zen 5: this way the sweeps with their updates took 9-17% less
 /// time at v3 and v4, docs/performance.md); the next row's k neighbours asked
-/// for as well cost more than they saved. Prefetches never fault: the partial
+/// for as well cost more than they saved. Its own row's k neighbours (`u` and
+/// `rsd` of plane k -/+ 1, last touched a plane ago) pass A asks for one group
+/// ahead of their use: on rows past the first-level cache (class B and C) the
+/// hardware's prefetchers left the 8-lane jacobians waiting for them (Zen 5:
+/// with the prefetch they took 6-11% less time at v4, the same at 2 and 4
+/// lanes; two groups ahead cost 3% at v3). Prefetches never fault: the partial
 /// last group may ask past the row's end.
 inline void prefetch_group(const double* row, int first) {
   const char* p = reinterpret_cast<const char*>(row + kM * first);
@@ -494,6 +499,11 @@ void pass_a(const SweepConsts& K, int nx, const Layout& l, const double* uk, con
     if (next_u) {
       prefetch_group(next_u, first);
       prefetch_group(next_v, first);
+    }
+    if (n + 1 < l.groups) {  // this row's k neighbours, a group ahead
+      const int ahead = l.first_point(kLower ? g + 1 : g - 1);
+      prefetch_group(uk, ahead);
+      prefetch_group(vk, ahead);
     }
     vd q[kM], r[kM], sz[kM], sy[kM], w[kM], e[kM][kM];
 

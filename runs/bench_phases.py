@@ -3,10 +3,11 @@
 
 Runs --baseline-lu and --lu alternately, REPEATS times each, per forced
 instruction-set level (NPBLU_ISA), and prints per phase the medians (min-max)
-of both and baseline / ours (> 1: --lu is faster). The phase timers say where
-a change to a kernel went when the total is within this machine's drift; the
-field checksums of the two builds are printed too (a kernel change that keeps
-the arithmetic keeps them).
+of both, baseline / ours (> 1: --lu is faster) and the median (min-max) of
+the repeats' paired ratios (a repeat runs the two builds one after the other).
+The phase timers say where a change to a kernel went when the total is within
+this machine's drift; the field checksums of the two builds are printed too
+(a kernel change that keeps the arithmetic keeps them).
 
   flock /tmp/npblu-timing.lock runs/bench_phases.py --baseline-lu /tmp/lu-before \\
       --levels v4 v3 --cls A --np 1 --repeats 5
@@ -65,11 +66,15 @@ def main():
                     times[b][p].append(t)
                 checksums[b].add(report["field_checksum"])
         print(f"level {level}, class {a.cls}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
-        print("| phase | baseline s | ours s | baseline / ours |")
-        print("|---|---|---|---|")
+        print("| phase | baseline s | ours s | baseline / ours | paired (range) |")
+        print("|---|---|---|---|---|")
         for p in PHASES:
             ratio = statistics.median(times["baseline"][p]) / statistics.median(times["ours"][p])
-            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} |")
+            # Each repeat's two runs were next to each other: the median of their
+            # ratios does not pair one build's fast runs with the other's slow ones.
+            pairs = [b / o for b, o in zip(times["baseline"][p], times["ours"][p])]
+            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} | "
+                  f"{spread(pairs)} |")
         print(f"checksums: baseline {sorted(checksums['baseline'])}, ours {sorted(checksums['ours'])}\n")
 
 
