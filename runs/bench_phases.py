@@ -18,6 +18,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_speed import paired_text  # noqa: E402
 from lu_json import count, DEFAULT_LU, run_lu, script_main  # noqa: E402
 
 PHASES = {
@@ -70,11 +71,8 @@ def main():
         print("|---|---|---|---|---|")
         for p in PHASES:
             ratio = statistics.median(times["baseline"][p]) / statistics.median(times["ours"][p])
-            # Each repeat's two runs were next to each other: the median of their
-            # ratios does not pair one build's fast runs with the other's slow ones.
-            pairs = [b / o for b, o in zip(times["baseline"][p], times["ours"][p])]
-            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} | "
-                  f"{spread(pairs)} |")
+            paired = paired_text({b: times[b][p] for b in builds}, "baseline", 3)
+            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} | {paired} |")
         print(f"checksums: baseline {sorted(checksums['baseline'])}, ours {sorted(checksums['ours'])}\n")
 
 
