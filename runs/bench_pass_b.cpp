@@ -15,8 +15,10 @@
 // Built by CMake as bench_pass_b_v3 and bench_pass_b_v4 (x86-64), or by hand:
 //   g++ -std=c++20 -O3 -march=x86-64-v4 -ffp-contract=fast runs/bench_pass_b.cpp -o /tmp/bpb
 // Run: bench_pass_b [points a row, default 62] [rounds, default 7]. Prints ns
-// a point and row for both, the versions alternating round by round, and the
-// median of the rounds' paired ratios.
+// a point and row for each version (today's; rows in lanes scattered into the
+// rows; rows in lanes kept in lanes), the versions alternating round by round,
+// and the medians of the rounds' paired ratios against today's. Before timing
+// it checks that the versions compute the same values.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -142,19 +145,26 @@ int main(int argc, char** argv) {
     return 2;
   }
   Rows r = make_rows(points);
-  // The two must compute the same rows (to rounding: contraction may differ).
+  std::vector<vd> kept(std::size_t(points) * kM);
+  auto kept_run = [&](Rows& rows) { rows_in_lanes_kept(rows, kept); };
+  // The three must compute the same values (to rounding: contraction may differ).
   rows_one_by_one(r);
   const std::vector<double> expect = r.out;
   rows_in_lanes(r);
+  kept_run(r);
+  const std::size_t row_stride = std::size_t(points + 1) * kM;
   double worst = 0;
   for (std::size_t n = 0; n < expect.size(); ++n) worst = std::max(worst, std::abs(r.out[n] - expect[n]));
+  for (int t = 0; t < kLanes; ++t)
+    for (int i = 0; i < points; ++i)
+      for (int m = 0; m < kM; ++m)
+        worst = std::max(
+            worst, std::abs(kept[std::size_t(i) * kM + m][t] - expect[t * row_stride + kM * (i + 1) + m]));
   if (!(worst <= 1e-12)) {
-    std::fprintf(stderr, "bench_pass_b: the two versions differ by %g\n", worst);
+    std::fprintf(stderr, "bench_pass_b: the versions differ by %g\n", worst);
     return 1;
   }
   const int reps = std::max(1, 20000000 / (points * kLanes));
-  std::vector<vd> kept(std::size_t(points) * kM);
-  auto kept_run = [&](Rows& rows) { rows_in_lanes_kept(rows, kept); };
   std::vector<double> scalar, lanes, kept_ns, ratio, kept_ratio;
   for (int k = 0; k < rounds; ++k) {
     const bool scalar_first = k % 2 == 0;
@@ -170,24 +180,21 @@ int main(int argc, char** argv) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
+  // "median (min-max)" of a series, with the given precision
+  auto spread = [&](const std::vector<double>& v, int digits) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%.*f (%.*f-%.*f)", digits, median(v), digits,
+                  *std::min_element(v.begin(), v.end()), digits, *std::max_element(v.begin(), v.end()));
+    return std::string(text);
+  };
   std::printf(
       "pass B, %d points a row, %d rows (lanes), %d rounds: ns a point and row, median (min-max);"
       " results differ by at most %g\n",
       points, kLanes, rounds, worst);
-  std::printf("  one row at a time, scalar: %.3f (%.3f-%.3f)\n", median(scalar),
-              *std::min_element(scalar.begin(), scalar.end()),
-              *std::max_element(scalar.begin(), scalar.end()));
-  std::printf("  rows in lanes, scattered:  %.3f (%.3f-%.3f)\n", median(lanes),
-              *std::min_element(lanes.begin(), lanes.end()), *std::max_element(lanes.begin(), lanes.end()));
-  std::printf("  rows in lanes, kept in lanes: %.3f (%.3f-%.3f)\n", median(kept_ns),
-              *std::min_element(kept_ns.begin(), kept_ns.end()),
-              *std::max_element(kept_ns.begin(), kept_ns.end()));
-  std::printf(
-      "  scalar / lanes, median of the rounds' ratios: %.2f (%.2f-%.2f); scalar / kept in lanes: %.2f "
-      "(%.2f-%.2f)\n",
-      median(ratio), *std::min_element(ratio.begin(), ratio.end()),
-      *std::max_element(ratio.begin(), ratio.end()), median(kept_ratio),
-      *std::min_element(kept_ratio.begin(), kept_ratio.end()),
-      *std::max_element(kept_ratio.begin(), kept_ratio.end()));
+  std::printf("  one row at a time, scalar: %s\n", spread(scalar, 3).c_str());
+  std::printf("  rows in lanes, scattered:  %s\n", spread(lanes, 3).c_str());
+  std::printf("  rows in lanes, kept in lanes: %s\n", spread(kept_ns, 3).c_str());
+  std::printf("  scalar / lanes, median of the rounds' ratios: %s; scalar / kept in lanes: %s\n",
+              spread(ratio, 2).c_str(), spread(kept_ratio, 2).c_str());
   return 0;
 }
