@@ -3,11 +3,12 @@
 // lu/residual.cpp) are compiled once per level into the same binary and
 // library (lu/kernel_levels.hpp); one level is chosen once per process: the
 // highest this CPU has, or the one NPBLU_ISA names (baseline, v3, v4, auto).
-// Bits: the FMA levels (v3, v4) contract a*b+c into FMA in their kernels and
+// Bits: the FMA levels (v3, v4) fuse a*b+c into FMA in their kernels and
 // compute the same bits as each other (the kernels are the same vector code at
-// every width and vector lanes never mix points; the contraction is chosen
+// every width and vector lanes never mix points; rhs's contraction is chosen
 // before vectorizing, CMakeLists.txt: GCC and clang contract different
-// products, so each compiler has its own FMA bits); baseline has no FMA and
+// products, so each compiler has its own FMA bits; the sweeps fuse the
+// products their source names, lu/sweep_formulas.hpp); baseline has no FMA and
 // computes other bits in the last places (both verify). Everything outside the
 // kernels is built with -ffp-contract=off. So lu and the library agree bit for
 // bit at one level, on any partition, and a restart at another level of the

@@ -47,14 +47,17 @@ SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(doubles(g), 0.0) {}
 
 std::size_t SweepWorkspace::doubles(const GridSize& g) { return kernels().sweep_workspace_doubles(g); }
 
-void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
-  kernels().lower_sweep_plane(c, g, owned, k, u, rsd, ws.blocks.data(), ws.blocks.size(), times);
+void NoSweepNeighbours::plane_needed(int /*k*/) {}
+void NoSweepNeighbours::plane_done(int /*k*/) {}
+
+void lower_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
+                 SweepWorkspace& ws, SweepTimes& times, SweepNeighbours& neighbours) {
+  kernels().lower_sweep(c, g, owned, u, rsd, ws.blocks.data(), ws.blocks.size(), times, neighbours);
 }
 
-void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times) {
-  kernels().upper_sweep_plane(c, g, owned, k, u, rsd, ws.blocks.data(), ws.blocks.size(), times);
+void upper_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
+                 SweepWorkspace& ws, SweepTimes& times, SweepNeighbours& neighbours) {
+  kernels().upper_sweep(c, g, owned, u, rsd, ws.blocks.data(), ws.blocks.size(), times, neighbours);
 }
 
 ResidualWorkspace::ResidualWorkspace(const GridSize& g, ColumnRange /*owned*/) : scratch_(doubles(g)) {}

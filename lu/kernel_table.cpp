@@ -8,6 +8,6 @@
 NPBLU_DECLARE_KERNEL_TABLE(NPBLU_KERNEL_NS)
 
 namespace npblu::NPBLU_KERNEL_NS {
-const KernelTable kernel_table{&lower_sweep_plane, &upper_sweep_plane, &sweep_workspace_doubles,
-                               &compute_residual, &residual_scratch_doubles};
+const KernelTable kernel_table{&lower_sweep, &upper_sweep, &sweep_workspace_doubles, &compute_residual,
+                               &residual_scratch_doubles};
 }  // namespace npblu::NPBLU_KERNEL_NS

@@ -10,6 +10,10 @@
 #include <cstdint>
 #include <utility>
 
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
 #if !defined(__GNUC__) && !defined(__clang__)
 #error "lu/simd.hpp needs GNU vector extensions (GCC, clang or a clang-based compiler)"
 #endif
@@ -62,6 +66,49 @@ inline vd permute(vd a, std::index_sequence<T...>) {
 #endif
 }
 }  // namespace detail
+
+/// a in every lane: a broadcast. (0 + a would be an addition at run time,
+/// and GCC 12 builds a lane-by-lane loop at 8 lanes with a masked insert a
+/// lane.)
+inline vd splat(double a) {
+#if NPBLU_SIMD_LANES == 8
+  return (vd)_mm512_set1_pd(a);
+#elif NPBLU_SIMD_LANES == 4 && defined(__AVX__)
+  return (vd)_mm256_set1_pd(a);
+#else
+  return vd{a, a};
+#endif
+}
+
+// Multiply-adds written out. The sweeps are compiled without contraction
+// (CMakeLists.txt): which products fuse is said here, in the source, so that
+// every width and both sweep kernels (lu/sweeps.cpp) round alike. On levels
+// with FMA the operation is fused (rounded once), elsewhere a multiply and
+// an add.
+
+/// a * b + c.
+inline vd fma(vd a, vd b, vd c) {
+#if defined(__FMA__) && NPBLU_SIMD_LANES == 8
+  return (vd)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#elif defined(__FMA__) && NPBLU_SIMD_LANES == 4
+  return (vd)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#else
+  return a * b + c;
+#endif
+}
+inline double fma(double a, double b, double c) {
+#if defined(__FMA__)
+  return __builtin_fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+inline vd fma(double a, vd b, vd c) { return fma(splat(a), b, c); }
+
+/// c - a * b.
+inline vd fnma(vd a, vd b, vd c) { return fma(-a, b, c); }
+inline double fnma(double a, double b, double c) { return fma(-a, b, c); }
+inline vd fnma(double a, vd b, vd c) { return fma(splat(-a), b, c); }
 
 /// Lane t of the result is lane Mask::lane(t) of the 2*kW lanes (a, b).
 template <class Mask>

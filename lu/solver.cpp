@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "lu/field_checksum.hpp"
@@ -242,13 +243,34 @@ bool LuSolver::residual_converged() const {
   return std::all_of(rsdnm_.begin(), rsdnm_.end(), [](double r) { return r < kResidualTolerance; });
 }
 
+namespace {
+
+/// SweepNeighbours from two callables (what the solver does when a plane's
+/// halo row is needed and when its edge row is final).
+template <class Needed, class Done>
+class SweepHooks final : public SweepNeighbours {
+ public:
+  SweepHooks(Needed needed, Done done) : needed_(std::move(needed)), done_(std::move(done)) {}
+  void plane_needed(int k) override { needed_(k); }
+  void plane_done(int k) override { done_(k); }
+
+ private:
+  Needed needed_;
+  Done done_;
+};
+
+}  // namespace
+
 void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   // The lower sweep runs k upwards and waits for each plane's last row from
   // the stripe below; the upper sweep runs k downwards and waits for each
   // plane's first row from the stripe above. Otherwise they are the same.
   // Planes go in blocks of planes_per_message consecutive k: a block's rows of
   // one column are contiguous, so a block is one message, sent once all its
-  // planes are computed and waited for before the first of them is.
+  // planes are computed and waited for before the first of them is needed.
+  // The kernel says when (lu/sweeps.hpp): it sweeps kW planes at once, lane t
+  // a row behind lane t - 1, so a plane is needed and done a step after the
+  // one before it.
   const bool lower = sweep == Sweep::lower;
   const GridSize& g = config_.grid;
   const int planes = g.nz - 2;
@@ -257,10 +279,10 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
   const int destination = lower ? comm_.next() : comm_.previous();
   const int halo_column = lower ? owned_.begin - 1 : owned_.end;
   const int edge_column = lower ? owned_.end - 1 : owned_.begin;
-  const auto kernel = lower ? lower_sweep_plane : upper_sweep_plane;
   const int per_block = std::clamp(config_.planes_per_message, 1, planes);
   const int blocks = (planes + per_block - 1) / per_block;
   const auto plane_of_step = [&](int step) { return lower ? 1 + step : planes - step; };
+  const auto step_of_plane = [&](int k) { return lower ? k - 1 : planes - k; };
   const auto block_steps = [&](int b) { return std::min(planes, (b + 1) * per_block) - b * per_block; };
   // Lowest k of block b (its rows start there in memory).
   const auto block_low_plane = [&](int b) {
@@ -278,23 +300,34 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
                 "sweep receive");
     }
   }
-  SweepTimes st;
-  for (int step = 0; step < planes; ++step) {
-    const int b = step / per_block;
+  // An emulated slow rank spins after each stretch of computing, so that it
+  // sends its rows as late as a slower CPU would.
+  double computing_since = wall_seconds();
+  const auto computed = [&] { emulate_speed(wall_seconds() - computing_since); };
+  const auto needed = [&](int k) {
+    computed();
+    const int step = step_of_plane(k);
     if (step % per_block == 0) {
       ScopedPhase t(timers_, Phase::pipeline_wait);
-      wait_for(recv[b], wait_mode());
+      wait_for(recv[step / per_block], wait_mode());
     }
-    const double t0 = wall_seconds();
-    kernel(coeff_, g, owned_, plane_of_step(step), u_, rsd_, sweep_ws_, st);
-    emulate_speed(wall_seconds() - t0);
-    const bool block_done = step == b * per_block + block_steps(b) - 1;
-    if (block_done && destination != MPI_PROC_NULL) {
+    computing_since = wall_seconds();
+  };
+  const auto done = [&](int k) {
+    computed();
+    const int step = step_of_plane(k);
+    const int b = step / per_block;
+    if (step == b * per_block + block_steps(b) - 1 && destination != MPI_PROC_NULL) {
       check_mpi(MPI_Isend(rsd_.row(block_low_plane(b), edge_column), row * block_steps(b), MPI_DOUBLE,
                           destination, tag, comm_.get(), &send[b]),
                 "sweep send");
     }
-  }
+    computing_since = wall_seconds();
+  };
+  SweepHooks hooks(needed, done);
+  SweepTimes st;
+  (lower ? lower_sweep : upper_sweep)(coeff_, g, owned_, u_, rsd_, sweep_ws_, st, hooks);
+  computed();
   {
     ScopedPhase t(timers_, Phase::pipeline_wait);
     wait_for_all(blocks, send.data(), wait_mode());
@@ -333,7 +366,7 @@ bool LuSolver::iterate(int istep, bool timed) {
   const double compute_before = timers_.compute(), wait_before = timers_.wait();
   const RunQueueClock::Reading sched_before = run_queue_.read();
   // NPB's rsd *= dt and u += factor * rsd ride on the sweeps' rows, each row
-  // while it is in cache (lower_sweep_plane, upper_sweep_plane): the same
+  // while it is in cache (lower_sweep, upper_sweep): the same
   // arithmetic, point by point, as whole-field passes.
   pipelined_sweep(Sweep::lower, kTagSweepLower);
   pipelined_sweep(Sweep::upper, kTagSweepUpper);

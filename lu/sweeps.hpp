@@ -1,7 +1,10 @@
 #pragma once
-// The two triangular sweeps of one SSOR iteration, one k plane at a time
-// (NPB LU's jacld + blts and jacu + buts). The solver pipelines planes
-// between neighbouring stripes; these kernels only compute.
+// The two triangular sweeps of one SSOR iteration (NPB LU's jacld + blts and
+// jacu + buts) over a stripe's columns, by hyperplanes of kW planes
+// (lu/sweeps.cpp). The kernels only compute: they tell the caller, through
+// SweepNeighbours, when a plane's row from the neighbouring stripe is first
+// needed and when the stripe's own rows of a plane are final, and the solver
+// moves those rows between ranks.
 #include <vector>
 
 #include "lu/coefficients.hpp"
@@ -11,41 +14,66 @@ namespace npblu {
 
 /// Seconds spent forming the block Jacobians, in the block triangular solves
 /// and in the SSOR updates the sweeps apply row by row; accumulated by the
-/// sweep kernels.
+/// sweep kernels (the time spent in SweepNeighbours excluded).
 struct SweepTimes {
   double jacobian = 0.0;
   double solve = 0.0;
   double update = 0.0;
 };
 
-/// Per-row scratch (the 5x5 blocks of one row of i), sized once.
+/// Scratch of the sweeps (the states, swept values and blocks of kW rows),
+/// sized once.
 class SweepWorkspace {
  public:
   SweepWorkspace() = default;
   explicit SweepWorkspace(const GridSize& g);
-  /// The doubles one holds for grid g (the chosen level's row blocking).
+  /// The doubles one holds for grid g (the chosen level's vector width).
   [[nodiscard]] static std::size_t doubles(const GridSize& g);
 
   std::vector<double> blocks;  // layout private to sweeps.cpp
 };
 
-/// Lower sweep of plane k (1 <= k <= nz-2) over the owned columns, j
-/// ascending, i ascending: rsd(k) <- dt * rsd(k) (NPB's rsd *= dt, row by
-/// row just before the row is read), then rsd(k) <- solution of the lower
-/// block-triangular system, using rsd plane k-1 (already swept) and rsd row (k, owned.begin-1)
-/// (the previous stripe's result, or the zero boundary). Reads u on owned
-/// columns widened by one below.
-void lower_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times);
+/// The stripe's neighbour in a sweep's direction, as the kernels see it.
+/// Calls come in the sweep's plane order (k ascending in the lower sweep,
+/// descending in the upper), each plane once.
+class SweepNeighbours {
+ public:
+  /// Before rsd row (k, owned.begin - 1) (lower) or (k, owned.end) (upper)
+  /// is first read: the neighbour stripe's result, or the zero boundary.
+  virtual void plane_needed(int k) = 0;
+  /// After the stripe's rows of plane k are final (rsd row (k, owned.end - 1)
+  /// in the lower sweep, (k, owned.begin) in the upper, may be sent on).
+  virtual void plane_done(int k) = 0;
 
-/// Upper sweep of plane k (nz-2 >= k >= 1) over the owned columns, j
-/// descending, i descending, using rsd plane k+1 (already swept) and rsd row
-/// (k, owned.end) (the next stripe's result, or the zero boundary). Reads u
-/// on owned columns widened by one above. Once a row of plane k+1 has been
-/// read for the last time (k+1 <= nz-2), it applies NPB's final update to it:
-/// u(k+1) += rsd(k+1) * c.ssor_update_factor(); at k = 1, to plane 1 too,
-/// row by row once the row is solved. So after k = 1, u is updated everywhere.
-void upper_sweep_plane(const Coefficients& c, const GridSize& g, ColumnRange owned, int k, Field5& u,
-                       Field5& rsd, SweepWorkspace& ws, SweepTimes& times);
+ protected:
+  ~SweepNeighbours() = default;
+};
+
+/// A stripe with no neighbour to wait for or to tell (one rank, or a caller
+/// that has copied every halo row beforehand).
+/// (Defined out of line, outside the per-level kernels, so that no level's
+/// objects hold a copy: lu/kernel_levels.hpp.)
+class NoSweepNeighbours final : public SweepNeighbours {
+ public:
+  void plane_needed(int k) override;
+  void plane_done(int k) override;
+};
+
+/// Lower sweep of planes k = 1 .. nz-2 over the owned columns (a point after
+/// its k-1, j-1 and i-1 neighbours): rsd <- dt * rsd (NPB's rsd *= dt, point
+/// by point as it is read), then rsd <- solution of the lower block-triangular
+/// system, using rsd plane 0 (zero) and column owned.begin - 1 (the previous
+/// stripe's result, or the zero boundary). Reads u on owned columns widened by
+/// one below.
+void lower_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
+                 SweepWorkspace& ws, SweepTimes& times, SweepNeighbours& neighbours);
+
+/// Upper sweep of planes k = nz-2 .. 1 (a point after its k+1, j+1 and i+1
+/// neighbours), using column owned.end of rsd (the next stripe's result, or
+/// the zero boundary). Reads u on owned columns widened by one above. Applies
+/// NPB's final update u += rsd * c.ssor_update_factor() to each row once the
+/// sweep no longer reads it, so that afterwards u is updated everywhere.
+void upper_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
+                 SweepWorkspace& ws, SweepTimes& times, SweepNeighbours& neighbours);
 
 }  // namespace npblu

@@ -1,7 +1,8 @@
 // The kernels on one stripe versus the same grid cut into several stripes,
-// with the halo copies and the plane-by-plane pipeline of the solver done by
-// hand: the fields must agree bit for bit, since the SSOR update order does
-// not depend on the partition.
+// with the halo copies and the pipeline of the solver done by hand (each
+// stripe swept after the one it waits for, its halo rows copied when the
+// kernel asks for them): the fields must agree bit for bit, since the SSOR
+// update order does not depend on the partition.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -54,19 +55,17 @@ class StripedGrid {
     // The sweeps scale rsd by dt and update u themselves, as in the solver.
     SweepTimes t;
     const int n = static_cast<int>(stripes_.size());
-    for (int k = 1; k <= g_.nz - 2; ++k) {
-      for (int p = 0; p < n; ++p) {
-        auto& s = stripes_[p];
-        if (p > 0) copy_row(stripes_[p - 1].rsd, s.rsd, k, s.owned.begin - 1);
-        lower_sweep_plane(c_, g_, s.owned, k, s.u, s.rsd, s.sws, t);
-      }
+    for (int p = 0; p < n; ++p) {
+      Stripe& s = stripes_[p];
+      HaloCopy halo(p > 0 ? &stripes_[p - 1] : nullptr, s, s.owned.begin - 1, s.owned.end - 1, g_.nz);
+      lower_sweep(c_, g_, s.owned, s.u, s.rsd, s.sws, t, halo);
+      halo.expect_every_plane_once();
     }
-    for (int k = g_.nz - 2; k >= 1; --k) {
-      for (int p = n - 1; p >= 0; --p) {
-        auto& s = stripes_[p];
-        if (p + 1 < n) copy_row(stripes_[p + 1].rsd, s.rsd, k, s.owned.end);
-        upper_sweep_plane(c_, g_, s.owned, k, s.u, s.rsd, s.sws, t);
-      }
+    for (int p = n - 1; p >= 0; --p) {
+      Stripe& s = stripes_[p];
+      HaloCopy halo(p + 1 < n ? &stripes_[p + 1] : nullptr, s, s.owned.end, s.owned.begin, g_.nz);
+      upper_sweep(c_, g_, s.owned, s.u, s.rsd, s.sws, t, halo);
+      halo.expect_every_plane_once();
     }
   }
 
@@ -89,9 +88,40 @@ class StripedGrid {
       }
     }
   }
-  static void copy_row(const Field5& from, Field5& to, int k, int j) {
-    std::memcpy(to.row(k, j), from.row(k, j), to.row_stride() * sizeof(double));
-  }
+  /// The solver's messages by hand: copies the neighbour's rsd row (k, j)
+  /// when the kernel first needs it, and checks that each plane is asked for
+  /// once, before it is done, and that its edge row (k, edge) is not written
+  /// after the kernel says it is final.
+  class HaloCopy final : public SweepNeighbours {
+   public:
+    HaloCopy(const Stripe* from, Stripe& to, int halo, int edge, int nz)
+        : from_(from), to_(to), halo_(halo), edge_(edge), state_(nz, 0) {}
+    void plane_needed(int k) override {
+      EXPECT_EQ(state_.at(k), 0) << "plane " << k;
+      state_.at(k) = 1;
+      if (from_)
+        std::memcpy(to_.rsd.row(k, halo_), from_->rsd.row(k, halo_), to_.rsd.row_stride() * sizeof(double));
+    }
+    void plane_done(int k) override {
+      EXPECT_EQ(state_.at(k), 1) << "plane " << k;
+      state_.at(k) = 2;
+      const double* edge = to_.rsd.row(k, edge_);
+      final_.emplace_back(k, std::vector<double>(edge, edge + to_.rsd.row_stride()));
+    }
+    void expect_every_plane_once() const {
+      for (std::size_t k = 1; k + 1 < state_.size(); ++k) EXPECT_EQ(state_[k], 2) << "plane " << k;
+      for (const auto& [k, row] : final_)
+        EXPECT_EQ(std::memcmp(row.data(), to_.rsd.row(k, edge_), row.size() * sizeof(double)), 0)
+            << "plane " << k;
+    }
+
+   private:
+    const Stripe* from_;
+    Stripe& to_;
+    int halo_, edge_;
+    std::vector<int> state_;
+    std::vector<std::pair<int, std::vector<double>>> final_;
+  };
   GridSize g_;
   Coefficients c_;
   std::vector<Stripe> stripes_;
@@ -129,6 +159,42 @@ TEST(KernelsPartitioned, NonCubicGridMinimumWidthStripes) {
     six.iterate();
   }
   expect_bitwise_equal(one, six, &Stripe::u);
+}
+
+TEST(KernelsPartitioned, StripesNarrowerThanTheLanesAndPartialBlocks) {
+  // nz - 2 = 11 planes: blocks of 2, 4 or 8 planes end in a partial one; the
+  // stripes of 2 and 3 rows (the narrowest a stripe may be) leave lanes idle
+  // at every step at 4 and 8 lanes.
+  const GridSize g{11, 13, 13};
+  StripedGrid one(g, 0.5, Partition::equal(g.interior_columns(), 1));
+  StripedGrid five(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{2, 3, 2, 2, 2}));
+  StripedGrid four(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{5, 2, 2, 2}));
+  for (int it = 0; it < 2; ++it) {
+    one.iterate();
+    five.iterate();
+    four.iterate();
+  }
+  expect_bitwise_equal(one, five, &Stripe::u);
+  expect_bitwise_equal(one, five, &Stripe::rsd);
+  expect_bitwise_equal(one, four, &Stripe::u);
+}
+
+TEST(KernelsPartitioned, HyperplanesAndPlanesGiveTheSameBits) {
+  // Stripes of 24 rows or more go by hyperplanes, narrower ones plane by
+  // plane (lu/sweeps.cpp): one stripe of 38 rows, a hyperplane stripe beside
+  // a plane one, and narrow stripes only must agree bit for bit.
+  const GridSize g{10, 40, 11};
+  StripedGrid one(g, 0.5, Partition::equal(g.interior_columns(), 1));
+  StripedGrid mixed(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{5, 28, 5}));
+  StripedGrid narrow(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{20, 18}));
+  for (int it = 0; it < 2; ++it) {
+    one.iterate();
+    mixed.iterate();
+    narrow.iterate();
+  }
+  expect_bitwise_equal(one, mixed, &Stripe::u);
+  expect_bitwise_equal(one, mixed, &Stripe::rsd);
+  expect_bitwise_equal(one, narrow, &Stripe::u);
 }
 
 TEST(KernelsPartitioned, ExactSolutionIsASteadyState) {
@@ -182,20 +248,22 @@ TEST(KernelsPartitioned, SweepsNeverTouchRsdOnTheBoundaryColumns) {
     ASSERT_EQ(mprotect(guarded.back().start, guarded.back().bytes, PROT_NONE), 0);
   }
   SweepTimes t;
-  for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
-  for (int k = g.nz - 2; k >= 1; --k) upper_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  NoSweepNeighbours none;
+  lower_sweep(c, g, owned, u, rsd, sws, t, none);
+  upper_sweep(c, g, owned, u, rsd, sws, t, none);
   for (const Region& r : guarded) ASSERT_EQ(mprotect(r.start, r.bytes, PROT_READ | PROT_WRITE), 0);
   for (const int j : {0, g.ny - 1}) {
     for (std::size_t e = 0; e < rsd.column_stride(); ++e) ASSERT_EQ(rsd.column(j)[e], 0.0) << j;
   }
 }
 
-TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
-  // The upper sweep applies NPB's u += rsd / (omega (2 - omega)) row by row
-  // (lu/row_update.hpp), at the level's width but never contracted into FMA:
-  // bit for bit what the whole-field pass gives in this file (built with
-  // -ffp-contract=off), at the level the CPU runs, on every interior plane.
-  const GridSize g{13, 12, 11};
+namespace {
+
+// The upper sweep applies NPB's u += rsd / (omega (2 - omega)) row by row
+// (lu/row_update.hpp), at the level's width but never contracted into FMA:
+// bit for bit what the whole-field pass gives in this file (built with
+// -ffp-contract=off), at the level the CPU runs, on every interior plane.
+void expect_upper_sweep_updates_u(const GridSize g) {
   const auto c = Coefficients::make(g, 0.5);
   Stripe s = initial_stripe(g, c, g.interior_columns());
   const ColumnRange owned = s.owned;
@@ -203,14 +271,15 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
   SweepWorkspace& sws = s.sws;
   compute_residual(c, g, owned, u, s.frct, rsd, s.rws);
   SweepTimes t;
-  for (int k = 1; k <= g.nz - 2; ++k) lower_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  NoSweepNeighbours none;
+  lower_sweep(c, g, owned, u, rsd, sws, t, none);
   // Update: u of planes 1..nz-2 after the upper sweep is u + factor * rsd.
   const int row = 5 * g.nx;
   auto at = [&](int k, int j) { return std::size_t((j - owned.begin) * g.nz + k) * row; };
   std::vector<double> before(at(0, owned.end));
   for (int j = owned.begin; j < owned.end; ++j)
     for (int k = 0; k < g.nz; ++k) std::memcpy(&before[at(k, j)], u.row(k, j), row * sizeof(double));
-  for (int k = g.nz - 2; k >= 1; --k) upper_sweep_plane(c, g, owned, k, u, rsd, sws, t);
+  upper_sweep(c, g, owned, u, rsd, sws, t, none);
   const double factor = 1.0 / (c.omega * (2.0 - c.omega));
   for (int j = owned.begin; j < owned.end; ++j) {
     for (int k = 0; k < g.nz; ++k) {
@@ -222,4 +291,14 @@ TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPass) {
       }
     }
   }
+}
+
+}  // namespace
+
+TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPassPlaneByPlane) {
+  expect_upper_sweep_updates_u(GridSize{13, 12, 11});  // 10 rows: plane by plane
+}
+
+TEST(KernelsPartitioned, UpperSweepUpdatesUAsNpbsWholeFieldPassByHyperplanes) {
+  expect_upper_sweep_updates_u(GridSize{9, 30, 12});  // 28 rows: by hyperplanes
 }

@@ -41,6 +41,24 @@ TEST(SampledSplit, PartsAddUpToTheIntervalAndFollowTheSampledRows) {
   EXPECT_DOUBLE_EQ(parts[2], 8.5 * 0.25);
 }
 
+TEST(SampledSplit, PausedSecondsCountForNoPart) {
+  // A sweep pauses its clock while the solver waits for and sends rows.
+  fake_seconds = 0.0;
+  SampledSplit<2, fake_now> clock;
+  clock.start_row(true);
+  fake_seconds += 2.0;
+  clock.charge(0);
+  clock.pause();
+  fake_seconds += 5.0;  // waiting for a neighbour
+  clock.resume();
+  clock.start_row(true);
+  fake_seconds += 2.0;
+  clock.charge(1);
+  const auto parts = clock.seconds();
+  EXPECT_DOUBLE_EQ(parts[0], 2.0);
+  EXPECT_DOUBLE_EQ(parts[1], 2.0);
+}
+
 TEST(SampledSplit, OnTheWallClockThePartsAddUpToTheInterval) {
   const double before = wall_seconds();
   SampledSplit<3> clock;

@@ -25,10 +25,11 @@ from npb_classes import GRID  # noqa: E402  (points per side of each class)
 # kernel -> regular expression on the function's name (self costs; helpers inlined into them count with them)
 KERNELS = {
     "rhs": r"level_baseline::compute_residual|level_baseline::.*dissipation_weights",
-    # GCC keeps sweep_plane<upper> apart; clang inlines it into lower_/upper_sweep_plane
-    "lower sweep (jacld, blts)": r"level_baseline::.*(sweep_plane<true>|lower_sweep_plane)",
-    "upper sweep (jacu, buts)": r"level_baseline::.*(sweep_plane<false>|upper_sweep_plane)",
-    "sweeps' row loads (half to each)": r"level_baseline::.*load_state_row",
+    # both sweep kernels (lu/sweep_planes.cpp, lu/sweep_hyperplanes.cpp) name their loops sweep<lower>;
+    # what a compiler keeps out of line (sweep_plane, sweep_step, ...) is a template of the same flag
+    "lower sweep (jacld, blts)": r"level_baseline::.*(sweep\w*<true>|lower_sweep)",
+    "upper sweep (jacu, buts)": r"level_baseline::.*(sweep\w*<false>|upper_sweep)",
+    "sweeps' row loads (half to each)": r"level_baseline::.*(load_state_row|fill_spare_states|carve)",
     "update (ssor)": r"level_baseline::(scale_row_interior|add_scaled_row_interior)",
 }
 FLOPS = {"addsd": 1, "subsd": 1, "mulsd": 1, "divsd": 1, "sqrtsd": 1,

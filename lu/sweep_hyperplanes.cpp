@@ -1,0 +1,358 @@
+// The SSOR sweeps of a stripe by hyperplanes.
+//
+// The planes go in blocks of kW (the vector width): lane t works on plane
+// kb + t of the block (kb - t in the upper sweep), one row behind lane t - 1.
+// At step h lane t does row j0 + h - t (the stripe's rows j0..j1-1; in the
+// upper sweep j1 - 1 - (h - t)), so that a row's neighbours already swept
+// are in the lanes' results of the step before: its j neighbour in its own
+// lane, its k neighbour in lane t - 1 (lane 0's, the block below's last
+// plane, from the fields). A row of kW planes is then swept with every
+// point's work in vectors, the recurrence along i included: pass A forms the
+// blocks and eliminates with the diagonal, pass B runs the recurrence
+// (lu/sweep_formulas.hpp), point by point, in the lanes. Rows off the stripe
+// (a block's first and last kW - 1 steps) leave lanes idle, which is why
+// narrow stripes go plane by plane instead (lu/sweeps.cpp).
+//
+// Every point goes through the same operations in whichever lane, step or
+// block it falls (lanes are independent, and a row's neighbours are the same
+// values whether they come from a lane or from the fields), and through the
+// same ones as in lu/sweep_planes.cpp, so results do not depend on the
+// partition or the kernel.
+//
+// Timing: pass A (with the state loads) counts as jacobian time, pass B as
+// solve time. A step interleaves the two point by point; every 8th step runs
+// them one after the other instead (the same arithmetic, so the same bits)
+// and is timed part by part, and the sweep's seconds split as on those steps
+// (lu/sampled_split.hpp).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "lu/row_update.hpp"
+#include "lu/sampled_split.hpp"
+#include "lu/simd_lanes.hpp"
+#include "lu/simd_points.hpp"
+#include "lu/sweep_formulas.hpp"
+#include "lu/sweep_kernels.hpp"
+
+namespace npblu::NPBLU_KERNEL_NS {
+
+namespace {
+
+using namespace sweep_formulas;
+using simd::load_points;
+
+/// (a[kW-1], b[0], ..., b[kW-2]): lane t from lane t - 1 of b, lane 0 from a.
+struct ShiftUpMask {
+  static constexpr int lane(int t) { return t + kW - 1; }
+};
+inline vd shift_up(vd a, vd b) { return simd::shuffle<ShiftUpMask>(a, b); }
+
+// ---------------------------------------------------------------------------
+// Workspace. Per point i of a step's kW rows: the states and swept values of
+// the rows the lanes did in the step before and of this step's, and y and M
+// (pass A's output; only the steps timed part by part keep a row's worth).
+// Lane 0's k neighbour states go field by field, a row of zeros stands for
+// rsd on the domain's boundary.
+
+/// The swept values (rsd after the sweep) at a point of the kW rows.
+struct Swept {
+  vd v[kM];
+};
+
+struct Scratch {
+  PointState* state_prev;  // the rows of the step before
+  PointState* state_cur;   // this step's rows
+  Swept* swept_prev;
+  Swept* swept_cur;
+  Fold* fold;
+  double* low;       // kStateFields x low_stride: lane 0's k neighbour states
+  double* zero_row;  // kM nx zeros
+  int low_stride;
+};
+
+std::size_t scratch_doubles(int nx) {
+  const std::size_t bytes = std::size_t(nx) * (2 * sizeof(PointState) + 2 * sizeof(Swept) + sizeof(Fold));
+  return bytes / sizeof(double) + std::size_t(kStateFields) * (nx + kW) + std::size_t(kM) * nx +
+         64 / sizeof(double);
+}
+
+/// n objects of type T, value-initialised (zeros: the lanes no row has filled
+/// yet compute on finite values), at p; p moves past them.
+template <class T>
+T* take(double*& p, int n) {
+  T* first = reinterpret_cast<T*>(p);
+  for (int i = 0; i < n; ++i) new (first + i) T();
+  p += std::size_t(n) * sizeof(T) / sizeof(double);
+  return first;
+}
+
+Scratch carve(double* blocks, int nx) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(blocks);
+  double* p = blocks + ((64 - addr % 64) % 64) / sizeof(double);
+  Scratch s{};
+  s.state_prev = take<PointState>(p, nx);
+  s.state_cur = take<PointState>(p, nx);
+  s.swept_prev = take<Swept>(p, nx);
+  s.swept_cur = take<Swept>(p, nx);
+  s.fold = take<Fold>(p, nx);
+  s.low_stride = nx + kW;
+  s.low = p;
+  s.zero_row = s.low + std::size_t(kStateFields) * s.low_stride;
+  std::fill_n(s.zero_row, std::size_t(kM) * nx, 0.0);
+  return s;
+}
+
+/// kW points of a state at rest (density 1), read for the points past a
+/// row's end.
+struct RestFill {
+  double d[kM * kW];
+  constexpr RestFill() : d{} {
+    for (int i = 0; i < kM * kW; i += kM) d[i] = 1.0;
+  }
+};
+constexpr RestFill kRestFill;
+
+// ---------------------------------------------------------------------------
+// One step of a block of planes.
+
+struct SweepContext {
+  const SweepConsts& K;
+  const Coefficients& c;
+  const GridSize& g;
+  ColumnRange owned;
+  Field5& u;
+  Field5& rsd;
+  Scratch& s;
+};
+
+/// The rows of step h of the block of nk planes from kb: lane t on plane
+/// kb + t (lower) or kb - t (upper), row j0 + h - t or j1 - 1 - (h - t).
+/// Lanes past the block or off the stripe are idle: they point at a row of
+/// the stripe, compute on it and store nothing.
+struct StepRows {
+  bool active[kW];
+  bool all_active;
+  int plane[kW];
+  int row[kW];
+  const double* u[kW];
+  double* rsd[kW];
+};
+
+template <bool kLower>
+StepRows step_rows(const SweepContext& x, int kb, int nk, int h) {
+  StepRows r{};
+  r.all_active = true;
+  const ColumnRange o = x.owned;
+  for (int t = 0; t < kW; ++t) {
+    const int j = kLower ? o.begin + h - t : o.end - 1 - (h - t);
+    r.active[t] = t < nk && o.contains(j);
+    r.all_active = r.all_active && r.active[t];
+    r.plane[t] = t < nk ? (kLower ? kb + t : kb - t) : kb;
+    r.row[t] = std::clamp(j, o.begin, o.end - 1);
+    r.u[t] = x.u.row(r.plane[t], r.row[t]);
+    r.rsd[t] = x.rsd.row(r.plane[t], r.row[t]);
+  }
+  return r;
+}
+
+/// Lane t starts its plane: its "step before" is the row next to the
+/// stripe's first (the neighbour stripe's, or the domain's boundary, where
+/// rsd is zero and read from the zero row so that its pages stay untouched).
+template <bool kLower>
+void start_lane(const SweepContext& x, int k, int t) {
+  const int j = kLower ? x.owned.begin - 1 : x.owned.end;
+  const double* ub = x.u.row(k, j);
+  const double* rb = j == 0 || j == x.g.ny - 1 ? x.s.zero_row : x.rsd.row(k, j);
+  for (int i = 0; i < x.g.nx; ++i) {
+    vd q[kM];
+    for (int m = 0; m < kM; ++m) q[m] = vd{} + ub[kM * i + m];  // the same arithmetic in every lane
+    const PointState p = point_state(q);
+    PointState& d = x.s.state_prev[i];
+    d.t1[t] = p.t1[t];
+    for (int m = 0; m < 3; ++m) d.vel[m][t] = p.vel[m][t];
+    d.e[t] = p.e[t];
+    d.qv[t] = p.qv[t];
+    for (int m = 0; m < kM; ++m) x.s.swept_prev[i].v[m][t] = rb[kM * i + m];
+  }
+}
+
+/// The states of this step's rows at every point, and those of lane 0's k
+/// neighbour row (plane kb -/+ 1), field by field.
+template <bool kLower>
+void load_states(const SweepContext& x, const StepRows& r, int kb) {
+  const int nx = x.g.nx;
+  for (int i = 0; i < nx; ++i) {
+    vd q[kM];
+    simd::load_lanes(r.u, i, q);
+    x.s.state_cur[i] = point_state(q);
+  }
+  if (!r.active[0]) return;
+  const double* uk = x.u.row(kLower ? kb - 1 : kb + 1, r.row[0]);
+  for (int first = 0; first < nx; first += kW) {
+    vd q[kM];
+    if (first + kW <= nx) {
+      load_points(uk + kM * first, q);
+    } else {
+      simd::load_points_masked(uk + kM * first, kM * (nx - first), kRestFill.d, q);
+    }
+    const PointState p = point_state(q);
+    const vd fields[kStateFields] = {p.t1, p.vel[0], p.vel[1], p.vel[2], p.e, p.qv};
+    for (int f = 0; f < kStateFields; ++f)
+      simd::store(x.s.low + std::size_t(f) * x.s.low_stride + first, fields[f]);
+  }
+}
+
+/// Pass A at point i of the step's rows: y and M into out. vk0: rsd of lane
+/// 0's k neighbour row; rows: rsd of the step's rows.
+template <bool kLower>
+[[gnu::always_inline]] inline void pass_a(const SweepContext& x, const double* vk0,
+                                          const double* const rows[kW], int i, Fold& out) {
+  const Scratch& s = x.s;
+  const PointState& prev = s.state_prev[i];
+  auto low = [&](int f) { return splat(s.low[std::size_t(f) * s.low_stride + i]); };
+  // lane t's k neighbour is lane t - 1's row of the step before
+  const PointState pk{
+      shift_up(low(0), prev.t1),
+      {shift_up(low(1), prev.vel[0]), shift_up(low(2), prev.vel[1]), shift_up(low(3), prev.vel[2])},
+      shift_up(low(4), prev.e),
+      shift_up(low(5), prev.qv)};
+  vd vk[kM], r[kM], sz[kM], sy[kM], w[kM], e[kM][kM];
+  for (int m = 0; m < kM; ++m) vk[m] = shift_up(splat(vk0[kM * i + m]), s.swept_prev[i].v[m]);
+  neighbour_apply<3>(x.K.z, pk, vk, sz);
+  neighbour_apply<2>(x.K.y, prev, s.swept_prev[i].v, sy);
+  simd::load_lanes(rows, i, r);
+  if constexpr (kLower)
+    for (int m = 0; m < kM; ++m) r[m] *= x.c.dt;  // NPB's rsd *= dt, as the row is read
+  point_rhs<kLower>(x.K.omega, r, sz, sy, w);
+  const DiagonalFactors f = diagonal_factors(x.K.diag, s.state_cur[i]);
+  neighbour_block<1>(x.K.x, s.state_cur[kLower ? i - 1 : i + 1], e);
+  diagonal_solve(f, x.K.diag.inv_d00, w);
+  point_fold<kLower>(x.K, f, r, w, e, out);
+}
+
+/// Pass B at a point: x <- y - M x.
+inline void pass_b(const Fold& f, vd x[kM]) {
+  pass_b_point<vd>([&](int m) { return f.y[m]; }, [&](int q) { return f.m[q]; }, x);
+}
+
+/// Point i's swept values into the lanes' buffer and the active lanes' rows.
+inline void store_swept(const SweepContext& x, const StepRows& r, int i, const vd v[kM]) {
+  for (int m = 0; m < kM; ++m) x.s.swept_cur[i].v[m] = v[m];
+  if (r.all_active)
+    simd::store_lanes(r.rsd, i, v);
+  else
+    simd::store_lanes_masked(r.rsd, i, v, r.active);
+}
+
+enum Part { kJacobian, kSolve, kUpdate };
+
+/// Passes A and B along the step's rows (i ascending in the lower sweep,
+/// descending in the upper): point by point, or on a timed step pass A on
+/// every point and then pass B.
+template <bool kLower>
+void sweep_rows(const SweepContext& x, const StepRows& r, int kb, bool timed, SampledSplit<3>& clock) {
+  const int nx = x.g.nx;
+  const int kn = kLower ? kb - 1 : kb + 1;
+  const double* vk0 = kn == 0 || kn == x.g.nz - 1 ? x.s.zero_row : x.rsd.row(kn, r.row[0]);
+  auto point = [&](int n) { return kLower ? n : nx - 1 - n; };
+  vd v[kM];
+  simd::load_lanes(r.rsd, point(0), v);  // the boundary point before the first
+  if (!timed) {
+    for (int n = 1; n < nx - 1; ++n) {
+      pass_a<kLower>(x, vk0, r.rsd, point(n), x.s.fold[0]);
+      pass_b(x.s.fold[0], v);
+      store_swept(x, r, point(n), v);
+    }
+    return;
+  }
+  for (int n = 1; n < nx - 1; ++n) pass_a<kLower>(x, vk0, r.rsd, point(n), x.s.fold[n]);
+  clock.charge(kJacobian);
+  for (int n = 1; n < nx - 1; ++n) {
+    pass_b(x.s.fold[n], v);
+    store_swept(x, r, point(n), v);
+  }
+  clock.charge(kSolve);
+}
+
+/// NPB's u += factor * rsd (upper sweep), on the rows the sweep no longer
+/// reads: the k neighbours this step's rows have read (plane k + 1, whose
+/// rows later steps take from the lanes), and plane 1's own rows.
+void update_rows(const SweepContext& x, const StepRows& r) {
+  const double factor = x.c.ssor_update_factor();
+  for (int t = 0; t < kW; ++t) {
+    if (!r.active[t]) continue;
+    const int k = r.plane[t], j = r.row[t];
+    if (k + 1 <= x.g.nz - 2) add_scaled_row_interior(x.u.row(k + 1, j), x.rsd.row(k + 1, j), x.g.nx, factor);
+    if (k == 1) add_scaled_row_interior(x.u.row(1, j), x.rsd.row(1, j), x.g.nx, factor);
+  }
+}
+
+template <bool kLower>
+void sweep_step(const SweepContext& x, int kb, int nk, int h, bool timed, SampledSplit<3>& clock) {
+  clock.start_row(timed);
+  const StepRows r = step_rows<kLower>(x, kb, nk, h);
+  if (h < nk) start_lane<kLower>(x, r.plane[h], h);
+  load_states<kLower>(x, r, kb);
+  sweep_rows<kLower>(x, r, kb, timed, clock);
+  if constexpr (!kLower) {
+    update_rows(x, r);
+    clock.charge(kUpdate);
+  }
+  std::swap(x.s.state_prev, x.s.state_cur);
+  std::swap(x.s.swept_prev, x.s.swept_cur);
+}
+
+template <bool kLower>
+void sweep(const SweepCall& call) {
+  const Coefficients& c = call.c;
+  const GridSize& g = call.g;
+  const ColumnRange owned = call.owned;
+  SweepNeighbours& neighbours = call.neighbours;
+  SweepTimes& times = call.times;
+  if (call.block_doubles < scratch_doubles(g.nx))
+    throw std::logic_error("SweepWorkspace was not sized for this grid");
+  Scratch s = carve(call.blocks, g.nx);
+  const SweepConsts K(c, kLower ? -1.0 : 1.0);
+  const SweepContext x{K, c, g, owned, call.u, call.rsd, s};
+  constexpr int kTimedEvery = 8;
+  SampledSplit<3> clock;
+  auto tell = [&](auto call) {  // the neighbours' time is not the sweep's
+    clock.pause();
+    call();
+    clock.resume();
+  };
+  const int planes = g.nz - 2, width = owned.width();
+  int steps = 0;
+  for (int done = 0; done < planes; done += kW) {
+    const int nk = std::min(kW, planes - done);
+    const int kb = kLower ? 1 + done : planes - done;
+    const auto plane = [&](int t) { return kLower ? kb + t : kb - t; };
+    for (int h = 0; h < width + nk - 1; ++h) {
+      if (h < nk) tell([&] { neighbours.plane_needed(plane(h)); });
+      sweep_step<kLower>(x, kb, nk, h, steps++ % kTimedEvery == 0, clock);
+      const int finished = h - (width - 1);  // lane t does its last row at step t + width - 1
+      if (finished >= 0 && finished < nk) tell([&] { neighbours.plane_done(plane(finished)); });
+    }
+  }
+  const auto seconds = clock.seconds();
+  times.jacobian += seconds[kJacobian];
+  times.solve += seconds[kSolve];
+  times.update += seconds[kUpdate];
+}
+
+}  // namespace
+
+std::size_t sweep_by_hyperplanes_doubles(const GridSize& g) { return scratch_doubles(g.nx); }
+
+void sweep_by_hyperplanes(bool lower, const SweepCall& call) {
+  if (lower)
+    sweep<true>(call);
+  else
+    sweep<false>(call);
+}
+
+}  // namespace npblu::NPBLU_KERNEL_NS
