@@ -32,7 +32,6 @@
 #include <utility>
 
 #include "lu/row_update.hpp"
-#include "lu/sampled_split.hpp"
 #include "lu/simd_lanes.hpp"
 #include "lu/simd_points.hpp"
 #include "lu/sweep_formulas.hpp"
@@ -248,13 +247,11 @@ inline void store_swept(const SweepContext& x, const StepRows& r, int i, const v
     simd::store_lanes_masked(r.rsd, i, v, r.active);
 }
 
-enum Part { kJacobian, kSolve, kUpdate };
-
 /// Passes A and B along the step's rows (i ascending in the lower sweep,
 /// descending in the upper): point by point, or on a timed step pass A on
 /// every point and then pass B.
 template <bool kLower>
-void sweep_rows(const SweepContext& x, const StepRows& r, int kb, bool timed, SampledSplit<3>& clock) {
+void sweep_rows(const SweepContext& x, const StepRows& r, int kb, bool timed, SweepClock& clock) {
   const int nx = x.g.nx;
   const int kn = kLower ? kb - 1 : kb + 1;
   const double* vk0 = kn == 0 || kn == x.g.nz - 1 ? x.s.zero_row : x.rsd.row(kn, r.row[0]);
@@ -292,7 +289,7 @@ void update_rows(const SweepContext& x, const StepRows& r) {
 }
 
 template <bool kLower>
-void sweep_step(const SweepContext& x, int kb, int nk, int h, bool timed, SampledSplit<3>& clock) {
+void sweep_step(const SweepContext& x, int kb, int nk, int h, bool timed, SweepClock& clock) {
   clock.start_row(timed);
   const StepRows r = step_rows<kLower>(x, kb, nk, h);
   if (h < nk) start_lane<kLower>(x, r.plane[h], h);
@@ -312,14 +309,13 @@ void sweep(const SweepCall& call) {
   const GridSize& g = call.g;
   const ColumnRange owned = call.owned;
   SweepNeighbours& neighbours = call.neighbours;
-  SweepTimes& times = call.times;
   if (call.block_doubles < scratch_doubles(g.nx))
     throw std::logic_error("SweepWorkspace was not sized for this grid");
   Scratch s = carve(call.blocks, g.nx);
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const SweepContext x{K, c, g, owned, call.u, call.rsd, s};
   constexpr int kTimedEvery = 8;
-  SampledSplit<3> clock;
+  SweepClock clock;
   auto tell = [&](auto call) {  // the neighbours' time is not the sweep's
     clock.pause();
     call();
@@ -338,10 +334,7 @@ void sweep(const SweepCall& call) {
       if (finished >= 0 && finished < nk) tell([&] { neighbours.plane_done(plane(finished)); });
     }
   }
-  const auto seconds = clock.seconds();
-  times.jacobian += seconds[kJacobian];
-  times.solve += seconds[kSolve];
-  times.update += seconds[kUpdate];
+  record_seconds(clock, call.times);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
+#include "lu/sampled_split.hpp"
 #include "lu/sweeps.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
@@ -29,6 +30,18 @@ struct SweepCall {
   SweepTimes& times;
   SweepNeighbours& neighbours;
 };
+
+/// The parts a sweep's clock splits its seconds into (lu/sampled_split.hpp).
+enum SweepPart { kJacobian, kSolve, kUpdate };
+using SweepClock = SampledSplit<3>;
+
+/// Adds a sweep's seconds, split by its clock, to the call's times.
+inline void record_seconds(const SweepClock& clock, SweepTimes& times) {
+  const auto seconds = clock.seconds();
+  times.jacobian += seconds[kJacobian];
+  times.solve += seconds[kSolve];
+  times.update += seconds[kUpdate];
+}
 
 void sweep_by_planes(bool lower, const SweepCall& call);
 [[nodiscard]] std::size_t sweep_by_planes_doubles(const GridSize& g);

@@ -1,7 +1,7 @@
 // The SSOR sweeps of a stripe plane by plane (NPB's order: k, then j, then
 // i), each (k, j) row in two passes.
 //  A. Vectorised across i, kW points at a time: everything that does not
-//     depend on the recurrence along i (lu/sweep_formulas.hpp, pass_a_point).
+//     depend on the recurrence along i (lu/sweep_formulas.hpp).
 //  B. Scalar: the recurrence v(i) = y - M v(i -/+ 1) along the row.
 // The kernel for stripes too narrow for the hyperplanes (lu/sweeps.cpp): its
 // lanes never idle, whatever the stripe's width. Every point goes through
@@ -19,7 +19,6 @@
 #include <utility>
 
 #include "lu/row_update.hpp"
-#include "lu/sampled_split.hpp"
 #include "lu/simd_points.hpp"
 #include "lu/sweep_formulas.hpp"
 #include "lu/sweep_kernels.hpp"
@@ -240,7 +239,7 @@ void pass_b(int nx, int origin, const Buffers& b, double* __restrict row) {
 /// One plane of the stripe: its rows j ascending (lower) or descending.
 template <bool kLower>
 void sweep_plane(const SweepConsts& K, const SweepCall& call, int k, const Layout& layout, Buffers& b,
-                 SampledSplit<3>& clock) {
+                 SweepClock& clock) {
   const GridSize& g = call.g;
   Field5 &u = call.u, &rsd = call.rsd;
   const ColumnRange owned = call.owned;
@@ -267,7 +266,6 @@ void sweep_plane(const SweepConsts& K, const SweepCall& call, int k, const Layou
   const bool update_kn = !kLower && kn <= g.nz - 2;
   const bool update_k = !kLower && k == 1;
   const double update_factor = call.c.ssor_update_factor();
-  enum Part { kJacobian, kSolve, kUpdate };
   constexpr int kSampleEvery = 8;
   for (int cnt = 0; cnt < rows; ++cnt) {
     const int j = kLower ? owned.begin + cnt : owned.end - 1 - cnt;
@@ -306,7 +304,7 @@ void sweep(const SweepCall& call) {
   Buffers b = carve(call.blocks, layout);
   std::fill_n(b.zero_row, layout.zero_row, 0.0);
   const SweepConsts K(call.c, kLower ? -1.0 : 1.0);
-  SampledSplit<3> clock;
+  SweepClock clock;
   const int planes = call.g.nz - 2;
   for (int step = 0; step < planes; ++step) {
     const int k = kLower ? 1 + step : planes - step;
@@ -318,10 +316,7 @@ void sweep(const SweepCall& call) {
     call.neighbours.plane_done(k);
     clock.resume();
   }
-  const auto seconds = clock.seconds();
-  call.times.jacobian += seconds[0];
-  call.times.solve += seconds[1];
-  call.times.update += seconds[2];
+  record_seconds(clock, call.times);
 }
 
 }  // namespace
