@@ -341,11 +341,8 @@ void sweep(const SweepCall& call) {
 
 std::size_t sweep_by_hyperplanes_doubles(const GridSize& g) { return scratch_doubles(g.nx); }
 
-void sweep_by_hyperplanes(bool lower, const SweepCall& call) {
-  if (lower)
-    sweep<true>(call);
-  else
-    sweep<false>(call);
-}
+void lower_sweep_by_hyperplanes(const SweepCall& call) { sweep<true>(call); }
+
+void upper_sweep_by_hyperplanes(const SweepCall& call) { sweep<false>(call); }
 
 }  // namespace npblu::NPBLU_KERNEL_NS

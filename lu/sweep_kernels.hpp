@@ -43,10 +43,14 @@ inline void record_seconds(const SweepClock& clock, SweepTimes& times) {
   times.update += seconds[kUpdate];
 }
 
-void sweep_by_planes(bool lower, const SweepCall& call);
+// One function a direction, so that a profile (runs/roofline/count_flops.py)
+// tells the lower sweep from the upper whatever the compiler inlines.
+void lower_sweep_by_planes(const SweepCall& call);
+void upper_sweep_by_planes(const SweepCall& call);
 [[nodiscard]] std::size_t sweep_by_planes_doubles(const GridSize& g);
 
-void sweep_by_hyperplanes(bool lower, const SweepCall& call);
+void lower_sweep_by_hyperplanes(const SweepCall& call);
+void upper_sweep_by_hyperplanes(const SweepCall& call);
 [[nodiscard]] std::size_t sweep_by_hyperplanes_doubles(const GridSize& g);
 
 }  // namespace npblu::NPBLU_KERNEL_NS

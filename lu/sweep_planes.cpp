@@ -323,11 +323,8 @@ void sweep(const SweepCall& call) {
 
 std::size_t sweep_by_planes_doubles(const GridSize& g) { return Layout(g.nx).total + 8; }
 
-void sweep_by_planes(bool lower, const SweepCall& call) {
-  if (lower)
-    sweep<true>(call);
-  else
-    sweep<false>(call);
-}
+void lower_sweep_by_planes(const SweepCall& call) { sweep<true>(call); }
+
+void upper_sweep_by_planes(const SweepCall& call) { sweep<false>(call); }
 
 }  // namespace npblu::NPBLU_KERNEL_NS

@@ -14,17 +14,12 @@ namespace {
 
 /// A block of kW planes takes width + kW - 1 steps, its lanes busy on width
 /// of them: below this width the plane-by-plane kernel, whose lanes never
-/// idle, is the faster (measured: docs/performance.md).
+/// idle, is the faster (Xeon, before / after in whole runs: stripes of 2 rows
+/// by hyperplanes 0.55-0.65, of 15 at 4 lanes 0.94, of 31 at 8 lanes 1.13;
+/// docs/performance.md).
 constexpr int kMinHyperplaneRows = 24;
 
 bool by_hyperplanes(ColumnRange owned) { return owned.width() >= kMinHyperplaneRows; }
-
-void sweep(bool lower, const SweepCall& call) {
-  if (by_hyperplanes(call.owned))
-    sweep_by_hyperplanes(lower, call);
-  else
-    sweep_by_planes(lower, call);
-}
 
 }  // namespace
 
@@ -34,12 +29,14 @@ std::size_t sweep_workspace_doubles(const GridSize& g) {
 
 void lower_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
                  double* blocks, std::size_t block_doubles, SweepTimes& times, SweepNeighbours& neighbours) {
-  sweep(true, {c, g, owned, u, rsd, blocks, block_doubles, times, neighbours});
+  const SweepCall call{c, g, owned, u, rsd, blocks, block_doubles, times, neighbours};
+  by_hyperplanes(owned) ? lower_sweep_by_hyperplanes(call) : lower_sweep_by_planes(call);
 }
 
 void upper_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
                  double* blocks, std::size_t block_doubles, SweepTimes& times, SweepNeighbours& neighbours) {
-  sweep(false, {c, g, owned, u, rsd, blocks, block_doubles, times, neighbours});
+  const SweepCall call{c, g, owned, u, rsd, blocks, block_doubles, times, neighbours};
+  by_hyperplanes(owned) ? upper_sweep_by_hyperplanes(call) : upper_sweep_by_planes(call);
 }
 
 }  // namespace npblu::NPBLU_KERNEL_NS

@@ -7,7 +7,9 @@
 // from the last rank downward (the update's two halves ride on the sweeps'
 // planes, as in lu); the halo exchange with both neighbours; rhs. Messages take latency + bytes / bandwidth
 // and never block the sender (MPI_Isend). Ranks are not synchronised between iterations except where the
-// caller says (the balancer's all-gather).
+// caller says (the balancer's all-gather). Not modelled yet: lu sweeps stripes of 24 rows or more by
+// hyperplanes (lu/sweeps.cpp), where a plane's row is final some width steps after the plane starts,
+// so a neighbour waits longer for its first plane than this plane-by-plane schedule says.
 #include <span>
 #include <vector>
 
