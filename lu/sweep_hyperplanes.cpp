@@ -26,7 +26,6 @@
 // (lu/sampled_split.hpp).
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -42,7 +41,6 @@ namespace npblu::NPBLU_KERNEL_NS {
 namespace {
 
 using namespace sweep_formulas;
-using simd::load_points;
 
 /// (a[kW-1], b[0], ..., b[kW-2]): lane t from lane t - 1 of b, lane 0 from a.
 struct ShiftUpMask {
@@ -90,8 +88,7 @@ T* take(double*& p, int n) {
 }
 
 Scratch carve(double* blocks, int nx) {
-  const auto addr = reinterpret_cast<std::uintptr_t>(blocks);
-  double* p = blocks + ((64 - addr % 64) % 64) / sizeof(double);
+  double* p = aligned_64(blocks);
   Scratch s{};
   s.state_prev = take<PointState>(p, nx);
   s.state_cur = take<PointState>(p, nx);
@@ -104,16 +101,6 @@ Scratch carve(double* blocks, int nx) {
   std::fill_n(s.zero_row, std::size_t(kM) * nx, 0.0);
   return s;
 }
-
-/// kW points of a state at rest (density 1), read for the points past a
-/// row's end.
-struct RestFill {
-  double d[kM * kW];
-  constexpr RestFill() : d{} {
-    for (int i = 0; i < kM * kW; i += kM) d[i] = 1.0;
-  }
-};
-constexpr RestFill kRestFill;
 
 // ---------------------------------------------------------------------------
 // One step of a block of planes.
@@ -193,11 +180,7 @@ void load_states(const SweepContext& x, const StepRows& r, int kb) {
   const double* uk = x.u.row(kLower ? kb - 1 : kb + 1, r.row[0]);
   for (int first = 0; first < nx; first += kW) {
     vd q[kM];
-    if (first + kW <= nx) {
-      load_points(uk + kM * first, q);
-    } else {
-      simd::load_points_masked(uk + kM * first, kM * (nx - first), kRestFill.d, q);
-    }
+    load_group(uk, nx, first, kStateFill, q);
     const PointState p = point_state(q);
     const vd fields[kStateFields] = {p.t1, p.vel[0], p.vel[1], p.vel[2], p.e, p.qv};
     for (int f = 0; f < kStateFields; ++f)
@@ -316,11 +299,6 @@ void sweep(const SweepCall& call) {
   const SweepContext x{K, c, g, owned, call.u, call.rsd, s};
   constexpr int kTimedEvery = 8;
   SweepClock clock;
-  auto tell = [&](auto call) {  // the neighbours' time is not the sweep's
-    clock.pause();
-    call();
-    clock.resume();
-  };
   const int planes = g.nz - 2, width = owned.width();
   int steps = 0;
   for (int done = 0; done < planes; done += kW) {
@@ -328,10 +306,10 @@ void sweep(const SweepCall& call) {
     const int kb = kLower ? 1 + done : planes - done;
     const auto plane = [&](int t) { return kLower ? kb + t : kb - t; };
     for (int h = 0; h < width + nk - 1; ++h) {
-      if (h < nk) tell([&] { neighbours.plane_needed(plane(h)); });
+      if (h < nk) untimed(clock, [&] { neighbours.plane_needed(plane(h)); });
       sweep_step<kLower>(x, kb, nk, h, steps++ % kTimedEvery == 0, clock);
       const int finished = h - (width - 1);  // lane t does its last row at step t + width - 1
-      if (finished >= 0 && finished < nk) tell([&] { neighbours.plane_done(plane(finished)); });
+      if (finished >= 0 && finished < nk) untimed(clock, [&] { neighbours.plane_done(plane(finished)); });
     }
   }
   record_seconds(clock, call.times);

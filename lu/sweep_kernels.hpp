@@ -9,10 +9,12 @@
 #endif
 
 #include <cstddef>
+#include <cstdint>
 
 #include "lu/coefficients.hpp"
 #include "lu/field.hpp"
 #include "lu/sampled_split.hpp"
+#include "lu/simd_points.hpp"
 #include "lu/sweeps.hpp"
 
 namespace npblu::NPBLU_KERNEL_NS {
@@ -31,9 +33,53 @@ struct SweepCall {
   SweepNeighbours& neighbours;
 };
 
+// What both kernels use besides the formulas (internal linkage, as in
+// lu/sweep_formulas.hpp, so that GCC inlines it into the kernels' loops).
+namespace {
+
+/// The first 64-byte boundary at or after p: the workspace's vectors start
+/// there.
+inline double* aligned_64(double* p) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  return p + ((64 - addr % 64) % 64) / sizeof(double);
+}
+
+/// A point's fill, repeated for the kW points of a group.
+struct GroupFill {
+  double d[Field5::kComponents * simd::kW];
+  constexpr explicit GroupFill(double first) : d{} {
+    for (int i = 0; i < Field5::kComponents * simd::kW; ++i)
+      d[i] = i % Field5::kComponents == 0 ? first : 0.0;
+  }
+};
+constexpr GroupFill kStateFill(1.0);  // a state: density 1, at rest
+constexpr GroupFill kZeroFill(0.0);
+
+/// The components of the kW points from `first` (>= 0) of a row of nx
+/// points; points past the row's end read `fill`.
+inline void load_group(const double* row, int nx, int first, const GroupFill& fill, simd::vd out[]) {
+  constexpr int kM = Field5::kComponents;
+  if (first + simd::kW <= nx) {
+    simd::load_points(row + kM * first, out);
+    return;
+  }
+  simd::load_points_masked(row + kM * first, kM * (nx - first), fill.d, out);
+}
+
+}  // namespace
+
 /// The parts a sweep's clock splits its seconds into (lu/sampled_split.hpp).
 enum SweepPart { kJacobian, kSolve, kUpdate };
 using SweepClock = SampledSplit<3>;
+
+/// Calls the neighbours (tell) with the clock paused: their time (waits,
+/// messages) is not the sweep's.
+template <class Tell>
+void untimed(SweepClock& clock, Tell&& tell) {
+  clock.pause();
+  tell();
+  clock.resume();
+}
 
 /// Adds a sweep's seconds, split by its clock, to the call's times.
 inline void record_seconds(const SweepClock& clock, SweepTimes& times) {

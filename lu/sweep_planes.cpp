@@ -13,7 +13,6 @@
 // (lu/sampled_split.hpp).
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -85,8 +84,7 @@ struct Buffers {
 };
 
 Buffers carve(double* blocks, const Layout& l) {
-  const auto addr = reinterpret_cast<std::uintptr_t>(blocks);
-  double* p = blocks + ((64 - addr % 64) % 64) / sizeof(double);
+  double* p = aligned_64(blocks);
   Buffers b{};
   b.state_cur = p;
   b.state_prev = b.state_cur + l.state;
@@ -94,26 +92,6 @@ Buffers carve(double* blocks, const Layout& l) {
   for (int g = 0; g < l.groups; ++g) new (b.fold + g) Fold();
   b.zero_row = b.state_prev + l.state + l.fold;
   return b;
-}
-
-/// A point's fill, repeated for the kW points of a group.
-struct GroupFill {
-  double d[kM * kW];
-  constexpr explicit GroupFill(double first) : d{} {
-    for (int i = 0; i < kM * kW; ++i) d[i] = i % kM == 0 ? first : 0.0;
-  }
-};
-constexpr GroupFill kStateFill(1.0);  // a state: density 1, at rest
-constexpr GroupFill kZeroFill(0.0);
-
-/// The components of the kW points from `first` (>= 0) of a row of nx
-/// points; points past the row's end read `fill`.
-inline void load_group(const double* row, int nx, int first, const GroupFill& fill, vd out[kM]) {
-  if (first + kW <= nx) {
-    load_points(row + kM * first, out);
-    return;
-  }
-  simd::load_points_masked(row + kM * first, kM * (nx - first), fill.d, out);
 }
 
 void store_state(const PointState& p, double* o) {
@@ -308,13 +286,9 @@ void sweep(const SweepCall& call) {
   const int planes = call.g.nz - 2;
   for (int step = 0; step < planes; ++step) {
     const int k = kLower ? 1 + step : planes - step;
-    clock.pause();
-    call.neighbours.plane_needed(k);
-    clock.resume();
+    untimed(clock, [&] { call.neighbours.plane_needed(k); });
     sweep_plane<kLower>(K, call, k, layout, b, clock);
-    clock.pause();
-    call.neighbours.plane_done(k);
-    clock.resume();
+    untimed(clock, [&] { call.neighbours.plane_done(k); });
   }
   record_seconds(clock, call.times);
 }
