@@ -7,12 +7,11 @@ set(OUTPUT_TABLE ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/output_table.py $
 npblu_table_tests(output ${CMAKE_CURRENT_SOURCE_DIR}/output_cases.txt 180 ${OUTPUT_TABLE})
 npblu_test(checkpoint_header_tampered ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_tamper.py
          ${LU_TABLE_LAUNCH_ARGS} --workdir . --np 2)
-set_tests_properties(checkpoint_header_tampered PROPERTIES LABELS "mpi;bad_input" TIMEOUT 400
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(checkpoint_header_tampered PROPERTIES LABELS "mpi;bad_input" TIMEOUT 400)
 # A restart continues the diffusive balancer's evidence, prices and counts (not only its settings).
 npblu_test(checkpoint_balancer_continues ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/balancer_restart_check.py
          ${LU_TABLE_LAUNCH_ARGS} --workdir .)
-set_tests_properties(checkpoint_balancer_continues PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(checkpoint_balancer_continues PROPERTIES LABELS mpi TIMEOUT 300)
 add_executable(c_api_disagree c_api_disagree.c)
 target_link_libraries(c_api_disagree PRIVATE npblu MPI::MPI_C)
 foreach(case advance_negative_one_rank advance_5_and_3 checkpoint_empty_one_rank class_rank0_only class_s_and_w
@@ -21,21 +20,19 @@ foreach(case advance_negative_one_rank advance_5_and_3 checkpoint_empty_one_rank
              balancer_widths_and_migrate result_buffers_one_rank)
   mpi_command(disagree_command 2 $<TARGET_FILE:c_api_disagree> ${case})
   npblu_test(c_api_disagree_${case} ${disagree_command})
-  set_tests_properties(c_api_disagree_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(c_api_disagree_${case} PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60)
 endforeach()
 # Modules npblu and npblu_balance used together, their status codes named (one npblu_status module).
 add_executable(fortran_status_modules fortran_status_modules.f90)
 target_link_libraries(fortran_status_modules PRIVATE npblu_fortran MPI::MPI_Fortran)
 mpi_command(fortran_status_modules_command 2 $<TARGET_FILE:fortran_status_modules>)
 npblu_test(fortran_status_modules_np2 ${fortran_status_modules_command})
-set_tests_properties(fortran_status_modules_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(fortran_status_modules_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 add_executable(fortran_disagree fortran_disagree.f90)
 target_link_libraries(fortran_disagree PRIVATE npblu_fortran MPI::MPI_Fortran)
 mpi_command(fortran_disagree_command 2 $<TARGET_FILE:fortran_disagree>)
 npblu_test(fortran_disagree_np2 ${fortran_disagree_command})
-set_tests_properties(fortran_disagree_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(fortran_disagree_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 60)
 # lu-sim: costs that could only give negative or NaN times, and outputs checked before simulating.
 npblu_test(sim_bad_cost_negative bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-rhs -1e-9 2>err_cost.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-rhs -1e-09: must be a finite number of seconds >= 0' err_cost.txt")
 npblu_test(sim_bad_cost_nan bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-lower nan 2>err_nan.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-lower .nan. must be a finite number' err_nan.txt")
@@ -61,8 +58,7 @@ foreach(case "not_verified;not-verified;3" "json_write_fails;json-disk-full;2"
   list(GET case 1 mode)
   list(GET case 2 np)
   npblu_test(exit_status_${name} ${EXIT_STATUS_CHECK} --np ${np} ${mode} -- S)
-  set_tests_properties(exit_status_${name} PROPERTIES LABELS mpi TIMEOUT 120 SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(exit_status_${name} PROPERTIES LABELS mpi TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()
 
 # The balancer's direction, final quality against the best partition and stillness, deterministic:

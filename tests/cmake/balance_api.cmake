@@ -14,8 +14,7 @@ target_link_libraries(balance_api PRIVATE npblu MPI::MPI_C m)
 foreach(np 2 3 4)
   mpi_command(balance_api_command ${np} $<TARGET_FILE:balance_api>)
   npblu_test(balance_api_np${np} ${balance_api_command})
-  set_tests_properties(balance_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(balance_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 endforeach()
 # Edges a randomized trial found: extreme fed times accepted, overlaps across arrays refused,
 # messages that name the value given (tests/balance_api_edges.c).
@@ -23,16 +22,14 @@ add_executable(balance_api_edges balance_api_edges.c)
 target_link_libraries(balance_api_edges PRIVATE npblu MPI::MPI_C m)
 mpi_command(balance_api_edges_command 2 $<TARGET_FILE:balance_api_edges>)
 npblu_test(balance_api_edges_np2 ${balance_api_edges_command})
-set_tests_properties(balance_api_edges_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(balance_api_edges_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 # NPBLU_BAL_CREATE refuses a handle that is no communicator, and MPI_COMM_NULL, without aborting.
 add_executable(f77_balance_create_refusals f77_balance_create_refusals.f)
 target_link_libraries(f77_balance_create_refusals PRIVATE npblu_balance_fortran MPI::MPI_Fortran)
 target_compile_options(f77_balance_create_refusals PRIVATE $<$<Fortran_COMPILER_ID:GNU>:-fallow-argument-mismatch>)
 mpi_command(f77_balance_create_refusals_command 2 $<TARGET_FILE:f77_balance_create_refusals>)
 npblu_test(fortran_f77_create_refusals_np2 ${f77_balance_create_refusals_command})
-set_tests_properties(fortran_f77_create_refusals_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(fortran_f77_create_refusals_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 # The balance quality the C API reports (npblu_balancer_last_quality) against an oracle apart from
 # the library's (tests/best_whole_column.h).
 add_executable(balance_quality_api balance_quality_api.c)
@@ -40,8 +37,7 @@ target_link_libraries(balance_quality_api PRIVATE npblu MPI::MPI_C m)
 foreach(np 2 3)
   mpi_command(balance_quality_command ${np} $<TARGET_FILE:balance_quality_api>)
   npblu_test(balance_quality_api_np${np} ${balance_quality_command})
-  set_tests_properties(balance_quality_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(balance_quality_api_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 endforeach()
 
 # Module npblu_balance from Fortran: default integers with module mpi; with mpi_f08's
@@ -64,8 +60,7 @@ foreach(variant mpi f08 i8_f08)
   endif()
   mpi_command(balance_module_command 2 $<TARGET_FILE:balance_module_${variant}>)
   npblu_test(fortran_balance_module_${variant}_np2 ${balance_module_command})
-  set_tests_properties(fortran_balance_module_${variant}_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(fortran_balance_module_${variant}_np2 PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 endforeach()
 
 # The legacy F77 heat-equation code, its field bitwise identical to its unbalanced run (the
@@ -88,8 +83,7 @@ foreach(case "2;512;480;3000;3" "3;256;240;400;1")
   # Every 5 steps a decision, every 100 a WINDOW report (runs/bench_legacy_balance.py's input).
   mpi_command(heat_balance_command ${np} $<TARGET_FILE:heat_balance> ${nx} ${ncols} ${steps} 1 ${slowdown} 5 100)
   npblu_test(fortran_heat_balance_np${np} ${heat_balance_command})
-  set_tests_properties(fortran_heat_balance_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(fortran_heat_balance_np${np} PROPERTIES LABELS "mpi;balance_api" TIMEOUT 60)
 endforeach()
 # The slow-rank case asserts a move in a timed run, so it runs alone: beside other tests on the same
 # cores its steps' times are the scheduler's noise, and the priced rule rightly holds still. Measured on

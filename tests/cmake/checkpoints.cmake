@@ -10,7 +10,7 @@ foreach(case "S;3;20" "W;2;150")
   list(GET case 2 at)
   mpi_command(checkpoint_state_command ${np} $<TARGET_FILE:checkpoint_state> ${cls} ${at})
   npblu_test(checkpoint_state_${cls}_np${np} ${checkpoint_state_command})
-  set_tests_properties(checkpoint_state_${cls}_np${np} PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(checkpoint_state_${cls}_np${np} PROPERTIES LABELS mpi TIMEOUT 120)
 endforeach()
 # Stopped on P ranks, continued on Q (other stripes, the diffusive balancer): the 1-rank field, verified.
 set(CHECKPOINT_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_check.py
@@ -39,7 +39,7 @@ else()
 endif()
 npblu_test(checkpoint_kill9_random ${CHECKPOINT_CHECK} kill9 --np 2 ${kill9_trials} -- W --iterations 150)
 set_tests_properties(checkpoint_W_3_to_2_and_5 checkpoint_W100_3_to_2_and_5 checkpoint_W_diffusive_continues
-  checkpoint_sigterm checkpoint_kill9_random PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+  checkpoint_sigterm checkpoint_kill9_random PROPERTIES LABELS mpi TIMEOUT 300)
 # --moved-before asks a timed run to have moved columns by iteration 100, so it runs alone: beside
 # other tests on the same 2 cores its ranks time-share them, and the balancer rightly reads such
 # ranks at their shares and may hold still (it failed once so under `ctest -j 2` on the Zen 5 VM,

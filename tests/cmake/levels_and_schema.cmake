@@ -8,13 +8,12 @@ set(ISA_CHECK ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/isa_check.py --l
     --driver $<TARGET_FILE:timed_driver> ${MPI_LAUNCH_ARGS} --workdir .)
 foreach(level baseline v3 v4)
   npblu_test(isa_${level}_S_W ${ISA_CHECK} level ${level})
-  set_tests_properties(isa_${level}_S_W PROPERTIES LABELS mpi TIMEOUT 900 SKIP_RETURN_CODE 77
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(isa_${level}_S_W PROPERTIES LABELS mpi TIMEOUT 900 SKIP_RETURN_CODE 77)
 endforeach()
 npblu_test(isa_restart_other_level ${ISA_CHECK} restart)
-set_tests_properties(isa_restart_other_level PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(isa_restart_other_level PROPERTIES LABELS mpi TIMEOUT 300)
 npblu_test(isa_refused ${ISA_CHECK} refused)
-set_tests_properties(isa_refused PROPERTIES LABELS "mpi;bad_input" TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(isa_refused PROPERTIES LABELS "mpi;bad_input" TIMEOUT 300)
 # --version: the version (interop/c/npblu.h, the library's too) and the level the kernels run, the one
 # NPBLU_ISA forces (baseline: every x86-64 CPU has it).
 file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/expected_version.txt expected_version LIMIT_COUNT 1)
@@ -54,4 +53,4 @@ endforeach()
 npblu_test(schema_record_and_identity ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/schema_check.py
   --lu $<TARGET_FILE:lu> --lu-extra $<TARGET_FILE:lu_extra_record> --sim-extra $<TARGET_FILE:lu_sim_extra_record>
   ${MPI_LAUNCH_ARGS})
-set_tests_properties(schema_record_and_identity PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(schema_record_and_identity PROPERTIES LABELS mpi TIMEOUT 300)

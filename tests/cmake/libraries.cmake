@@ -6,7 +6,7 @@ foreach(np 1 2)
   foreach(driver modern_driver legacy_driver minimal)
     mpi_command(driver_command ${np} $<TARGET_FILE:${driver}>)
     npblu_test(fortran_${driver}_np${np} ${driver_command})
-    set_tests_properties(fortran_${driver}_np${np} PROPERTIES LABELS mpi TIMEOUT 120 ENVIRONMENT "${sanitizer_env}")
+    set_tests_properties(fortran_${driver}_np${np} PROPERTIES LABELS mpi TIMEOUT 120)
   endforeach()
 endforeach()
 
@@ -19,7 +19,7 @@ npblu_test(install_and_find_package bash ${CMAKE_CURRENT_SOURCE_DIR}/downstream_
                  # sanitized libraries need the sanitizer runtime in the downstream executables too
                  $<$<BOOL:${NPBLU_SANITIZE}>:-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined>)
 set_tests_properties(install_and_find_package PROPERTIES LABELS mpi TIMEOUT 300
-                     ENVIRONMENT "${sanitizer_env};${downstream_env}")
+                     ENVIRONMENT "${downstream_env}")
 
 # Makefile users: install, then build the F77 example and a C program with
 # pkg-config (npblu-fortran.pc, npblu.pc) and a plain Makefile, and run them.
@@ -27,7 +27,7 @@ npblu_test(install_and_pkg_config bash ${CMAKE_CURRENT_SOURCE_DIR}/pkg_config_ch
                  ${CMAKE_CURRENT_BINARY_DIR}/work/install_and_pkg_config/tree
                  $<$<BOOL:${NPBLU_SANITIZE}>:LDFLAGS=-fsanitize=address,undefined>)
 set_tests_properties(install_and_pkg_config PROPERTIES LABELS mpi TIMEOUT 300
-                     ENVIRONMENT "${sanitizer_env};${downstream_env}")
+                     ENVIRONMENT "${downstream_env}")
 
 # The library talks on its own duplicate of the caller's communicator: a
 # caller's pending wildcard receive neither blocks a run nor loses its message;
@@ -43,7 +43,7 @@ mpi_command(split_communicator_command 4 $<TARGET_FILE:split_communicator>)
 npblu_test(split_communicator_two_solvers ${split_communicator_command})
 # (Without the duplicate the first hangs: a timeout, so keep it short.)
 set_tests_properties(own_communicator_wildcard_receive split_communicator_two_solvers PROPERTIES
-                     LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+                     LABELS mpi TIMEOUT 60)
 npblu_test(library_version $<TARGET_FILE:library_version> ${CMAKE_CURRENT_SOURCE_DIR}/expected_version.txt
            $<TARGET_FILE:npblu>)
 npblu_test(exported_symbols bash ${CMAKE_CURRENT_SOURCE_DIR}/exported_symbols.sh
@@ -52,8 +52,7 @@ npblu_test(exported_symbols bash ${CMAKE_CURRENT_SOURCE_DIR}/exported_symbols.sh
 # The standalone balance library (issue 19): no HDF5, fmt or solver in it or in heat_balance.
 npblu_test(balance_library_standalone bash ${CMAKE_CURRENT_SOURCE_DIR}/balance_library_standalone.sh
                                        $<TARGET_FILE:npblu_balance> $<TARGET_FILE:heat_balance> $<TARGET_FILE:npblu>)
-set_tests_properties(library_version exported_symbols balance_library_standalone PROPERTIES LABELS unit TIMEOUT 60
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(library_version exported_symbols balance_library_standalone PROPERTIES LABELS unit TIMEOUT 60)
 
 npblu_test(experiments_dry_run ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/experiments_dry_run.py
                  ${PROJECT_SOURCE_DIR}/runs/experiments $<TARGET_FILE:lu>)

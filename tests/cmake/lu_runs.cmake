@@ -6,7 +6,7 @@ set(LU_RUNNER ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/lu_runner.py
 
 function(lu_test name label timeout)
   npblu_test(${name} ${LU_RUNNER} ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS "${label}" TIMEOUT ${timeout} ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(${name} PROPERTIES LABELS "${label}" TIMEOUT ${timeout})
 endfunction()
 
 foreach(np 1 2 3 4 5)
@@ -86,14 +86,13 @@ lu_test(checksum_W_diffusive mpi 600 same-checksum
 # verified. Then the node's own memory: no limit.
 npblu_test(balance_within_memory ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/memory_cap_check.py
            ${LU_TABLE_LAUNCH_ARGS} --workdir . -- W --balance diffusive --emulate-speeds 1,0.444)
-set_tests_properties(balance_within_memory PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(balance_within_memory PROPERTIES LABELS mpi TIMEOUT 300)
 
 # The ranks the scheduler places on shared cores, found from their CPU affinity (each rank pinned by
 # taskset): one pool for 3 ranks allowed on the same 2 CPUs, ranks 1 and 2 for CPUs A,B,B, none for A,B.
 npblu_test(share_pools_affinity ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/share_pools_check.py
            ${LU_TABLE_LAUNCH_ARGS} --workdir .)
-set_tests_properties(share_pools_affinity PROPERTIES LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(share_pools_affinity PROPERTIES LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77)
 
 # Migration over several hops: a random new partition every few iterations
 # (two in three giving nearly all columns to the last, then the first rank, so
@@ -106,8 +105,7 @@ foreach(case "S;3;3" "S;4;3" "W;3;7" "W;4;7" "W;5;7")
   list(GET case 2 every)
   mpi_command(random_migration_command ${np} $<TARGET_FILE:random_migration> ${cls} ${every} 11)
   npblu_test(random_migration_${cls}_np${np} ${random_migration_command})
-  set_tests_properties(random_migration_${cls}_np${np} PROPERTIES LABELS mpi TIMEOUT 300
-                       ENVIRONMENT "${sanitizer_env}")
+  set_tests_properties(random_migration_${cls}_np${np} PROPERTIES LABELS mpi TIMEOUT 300)
 endforeach()
 # (class S on 5 ranks has every stripe at the minimum width: no other partition exists)
 
@@ -119,7 +117,7 @@ function(solver_mpi_program name)
   foreach(np IN LISTS ARGN)
     mpi_command(command ${np} $<TARGET_FILE:${name}>)
     npblu_test(${name}_np${np} ${command})
-    set_tests_properties(${name}_np${np} PROPERTIES LABELS mpi TIMEOUT 60 ENVIRONMENT "${sanitizer_env}")
+    set_tests_properties(${name}_np${np} PROPERTIES LABELS mpi TIMEOUT 60)
   endforeach()
 endfunction()
 
@@ -147,7 +145,7 @@ lu_test(checksum_W_wait_planes mpi 600 same-checksum
 # The report says how each rank waited for messages (--wait, auto resolved per rank), and it is how it waited.
 npblu_test(report_how_ranks_waited ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/wait_report_check.py
            ${LU_TABLE_LAUNCH_ARGS} --workdir .)
-set_tests_properties(report_how_ranks_waited PROPERTIES LABELS mpi TIMEOUT 300 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(report_how_ranks_waited PROPERTIES LABELS mpi TIMEOUT 300)
 
 # Partition traces (HDF5), read back with Debian's python3-h5py.
 set(TRACE_CHECK ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py
@@ -158,8 +156,7 @@ npblu_test(trace_survives_kill ${TRACE_CHECK} kill --np 2 --
   A --iterations 3000 --trace-flush 5)
 npblu_test(trace_plot_png ${TRACE_CHECK} plot --np 2 --
   S --balance diffusive --balance-every 2 --emulate-speeds 1,0.4)
-set_tests_properties(trace_W_diffusive_schema trace_survives_kill trace_plot_png PROPERTIES LABELS mpi TIMEOUT 400
-  ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(trace_W_diffusive_schema trace_survives_kill trace_plot_png PROPERTIES LABELS mpi TIMEOUT 400)
 
 # Peak resident memory (docs/performance.md, "Memory"): class B on 2 ranks, every rank's peak over
 # class S's is what it stores of u, rsd and frct plus at most 4 MiB (8 with a checkpoint: rank 0's

@@ -24,27 +24,23 @@ npblu_table_tests(refuse ${CMAKE_CURRENT_SOURCE_DIR}/bad_inputs.txt 90 ${BAD_INP
 # A trace write failing on rank 0 mid-run (test-only fault injection): exit 3 on every rank, one
 # line, the trace on disk complete up to the last flush.
 npblu_test(midrun_trace_failure_every_rank ${BAD_INPUT_TABLE} mid-run --np 3 --fail-at 13 --trace-flush 5 -- S --balance diffusive)
-set_tests_properties(midrun_trace_failure_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(midrun_trace_failure_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120)
 # Stripes a node's memory cannot hold (every node made to report 1000 bytes available): refused
 # before anything is allocated, exit 2 on every rank, one line; with --memory-check off it verifies.
 npblu_test(memory_refused_every_rank ${BAD_INPUT_TABLE} memory --np 2 -- S)
-set_tests_properties(memory_refused_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(memory_refused_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120)
 # Under a real cgroup limit of 200 MB (v2 or v1, made for the test; skipped where it cannot be):
 # class C on 2 ranks (517 MB) refused, the message naming the cgroup's limit.
 npblu_test(memory_cgroup_limit ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cgroup_limit_check.py
            ${LU_TABLE_LAUNCH_ARGS} --np 2 -- C)
-set_tests_properties(memory_cgroup_limit PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 SKIP_RETURN_CODE 77
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(memory_cgroup_limit PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 SKIP_RETURN_CODE 77)
 # The same where --weights calibrate first times a few iterations on equal stripes: checked before that.
 npblu_test(memory_refused_calibrate ${BAD_INPUT_TABLE} memory --np 2 -- S --weights calibrate)
-set_tests_properties(memory_refused_calibrate PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120
-                     ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(memory_refused_calibrate PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120)
 # The same with a real full file system: a 128 kB tmpfs the trace fills (skipped where it cannot mount).
 npblu_test(midrun_trace_disk_full_every_rank ${BAD_INPUT_TABLE} disk-full --np 2 -- S --iterations 3000)
 set_tests_properties(midrun_trace_disk_full_every_rank PROPERTIES LABELS "mpi;bad_input" TIMEOUT 180
-                     SKIP_RETURN_CODE 77 ENVIRONMENT "${sanitizer_env}")
+                     SKIP_RETURN_CODE 77)
 
 # The C API: bad values refused at the call; npblu_set_size's dt bit for bit through the JSON;
 # a combination error and a mid-run failure as an error on every rank.
@@ -52,7 +48,7 @@ add_executable(c_api_config c_api_config.c)
 target_link_libraries(c_api_config PRIVATE npblu MPI::MPI_C m)
 mpi_command(c_api_config_command 2 $<TARGET_FILE:c_api_config> .)
 npblu_test(c_api_config_np2 ${c_api_config_command})
-set_tests_properties(c_api_config_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120 ENVIRONMENT "${sanitizer_env}")
+set_tests_properties(c_api_config_np2 PROPERTIES LABELS "mpi;bad_input" TIMEOUT 120)
 
 # lu-sim: its trace has lu's schema (plot_trace draws 64 ranks), and bad input is refused.
 npblu_test(sim_trace_plot_64_ranks bash -c "$<TARGET_FILE:lu-sim> -P 64 --size 64 1282 64 --iterations 160 --balance diffusive --emulate-speeds @${PROJECT_SOURCE_DIR}/runs/examples/sim_64ranks_change_speeds.txt --noise 0.05 --trace sim64.h5 --json sim64.json --quiet && ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/runs/plot_trace.py sim64.h5 -o sim64.png && ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py file sim64.h5 sim64.png sim64.json")
