@@ -47,6 +47,8 @@ SweepWorkspace::SweepWorkspace(const GridSize& g) : blocks(doubles(g), 0.0) {}
 
 std::size_t SweepWorkspace::doubles(const GridSize& g) { return kernels().sweep_workspace_doubles(g); }
 
+int sweep_lanes() { return kernels().lanes; }
+
 void NoSweepNeighbours::plane_needed(int /*k*/) {}
 void NoSweepNeighbours::plane_done(int /*k*/) {}
 

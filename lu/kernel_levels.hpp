@@ -36,6 +36,7 @@ struct KernelTable {
   Doubles sweep_workspace_doubles;
   Residual compute_residual;
   Doubles residual_scratch_doubles;
+  int lanes;  // the level's vector width (simd::kW): the planes of a hyperplane block
 };
 
 }  // namespace npblu

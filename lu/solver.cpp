@@ -246,17 +246,21 @@ bool LuSolver::residual_converged() const {
 namespace {
 
 /// SweepNeighbours from two callables (what the solver does when a plane's
-/// halo row is needed and when its edge row is final).
+/// halo row is needed and when its edge row is final) and the ranks of the
+/// pipeline.
 template <class Needed, class Done>
 class SweepHooks final : public SweepNeighbours {
  public:
-  SweepHooks(Needed needed, Done done) : needed_(std::move(needed)), done_(std::move(done)) {}
+  SweepHooks(Needed needed, Done done, int ranks)
+      : needed_(std::move(needed)), done_(std::move(done)), ranks_(ranks) {}
   void plane_needed(int k) override { needed_(k); }
   void plane_done(int k) override { done_(k); }
+  [[nodiscard]] int pipeline_ranks() const override { return ranks_; }
 
  private:
   Needed needed_;
   Done done_;
+  int ranks_;
 };
 
 }  // namespace
@@ -324,7 +328,7 @@ void LuSolver::pipelined_sweep(Sweep sweep, int tag) {
     }
     computing_since = wall_seconds();
   };
-  SweepHooks hooks(needed, done);
+  SweepHooks hooks(needed, done, comm_.size());
   SweepTimes st;
   (lower ? lower_sweep : upper_sweep)(coeff_, g, owned_, u_, rsd_, sweep_ws_, st, hooks);
   computed();

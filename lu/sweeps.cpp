@@ -13,13 +13,13 @@ namespace npblu::NPBLU_KERNEL_NS {
 namespace {
 
 /// A block of kW planes takes width + kW - 1 steps, its lanes busy on width
-/// of them: below this width the plane-by-plane kernel, whose lanes never
-/// idle, is the faster (Xeon, before / after in whole runs: stripes of 2 rows
-/// by hyperplanes 0.55-0.65, of 15 at 4 lanes 0.94, of 31 at 8 lanes 1.13;
-/// docs/performance.md).
-constexpr int kMinHyperplaneRows = 24;
-
-bool by_hyperplanes(ColumnRange owned) { return owned.width() >= kMinHyperplaneRows; }
+/// of them: below kMinHyperplaneRows (lu/sweeps.hpp) the plane-by-plane
+/// kernel, whose lanes never idle, is the faster (Xeon, before / after in
+/// whole runs: stripes of 2 rows by hyperplanes 0.55-0.65, of 15 at 4 lanes
+/// 0.94, of 31 at 8 lanes 1.13; docs/performance.md).
+bool by_hyperplanes(const SweepCall& call) {
+  return sweeps_by_hyperplanes(call.owned.width(), call.g.nz - 2, call.neighbours.pipeline_ranks(), simd::kW);
+}
 
 }  // namespace
 
@@ -30,13 +30,13 @@ std::size_t sweep_workspace_doubles(const GridSize& g) {
 void lower_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
                  double* blocks, std::size_t block_doubles, SweepTimes& times, SweepNeighbours& neighbours) {
   const SweepCall call{c, g, owned, u, rsd, blocks, block_doubles, times, neighbours};
-  by_hyperplanes(owned) ? lower_sweep_by_hyperplanes(call) : lower_sweep_by_planes(call);
+  by_hyperplanes(call) ? lower_sweep_by_hyperplanes(call) : lower_sweep_by_planes(call);
 }
 
 void upper_sweep(const Coefficients& c, const GridSize& g, ColumnRange owned, Field5& u, Field5& rsd,
                  double* blocks, std::size_t block_doubles, SweepTimes& times, SweepNeighbours& neighbours) {
   const SweepCall call{c, g, owned, u, rsd, blocks, block_doubles, times, neighbours};
-  by_hyperplanes(owned) ? upper_sweep_by_hyperplanes(call) : upper_sweep_by_planes(call);
+  by_hyperplanes(call) ? upper_sweep_by_hyperplanes(call) : upper_sweep_by_planes(call);
 }
 
 }  // namespace npblu::NPBLU_KERNEL_NS

@@ -12,6 +12,27 @@
 
 namespace npblu {
 
+/// Which kernel sweeps a stripe (lu/sweeps.cpp): by hyperplanes of `lanes`
+/// planes, or plane by plane. Hyperplanes need a stripe of kMinHyperplaneRows
+/// rows or more to keep their lanes busy (lu/sweeps.cpp says why), and they
+/// cost the pipeline: a neighbour waits for a block of `lanes` planes where
+/// plane by plane it waits for one, once per rank down the pipeline of
+/// `ranks` stripes. So they are chosen only where their speed, a sweep
+/// kHyperplaneGain times as fast, pays for that wait:
+///   (planes + (ranks - 1) lanes) / gain < planes + (ranks - 1).
+/// (Xeon: the sweeps of wide stripes 1.1-1.25x as fast by hyperplanes, class
+/// A on 2 ranks 1.07 at 4 lanes and 1.08 at 8 in whole runs;
+/// docs/performance.md.) lu-sim models the same choice (sim/sweep_schedule.hpp).
+inline constexpr int kMinHyperplaneRows = 24;
+inline constexpr double kHyperplaneGain = 1.15;
+[[nodiscard]] constexpr bool sweeps_by_hyperplanes(int width, int planes, int ranks, int lanes) {
+  return width >= kMinHyperplaneRows &&
+         planes + double(ranks - 1) * lanes < kHyperplaneGain * (planes + double(ranks - 1));
+}
+/// The planes of a hyperplane block at the level the kernels run (its vector
+/// lanes: lu/isa.hpp).
+[[nodiscard]] int sweep_lanes();
+
 /// Seconds spent forming the block Jacobians, in the block triangular solves
 /// and in the SSOR updates the sweeps apply row by row; accumulated by the
 /// sweep kernels (the time spent in SweepNeighbours excluded).
@@ -44,6 +65,9 @@ class SweepNeighbours {
   /// After the stripe's rows of plane k are final (rsd row (k, owned.end - 1)
   /// in the lower sweep, (k, owned.begin) in the upper, may be sent on).
   virtual void plane_done(int k) = 0;
+  /// The stripes in the pipeline the sweep is part of (1: none waits for
+  /// another), for the choice of kernel (sweeps_by_hyperplanes).
+  [[nodiscard]] virtual int pipeline_ranks() const = 0;
 
  protected:
   ~SweepNeighbours() = default;
@@ -57,6 +81,7 @@ class NoSweepNeighbours final : public SweepNeighbours {
  public:
   void plane_needed(int k) override;
   void plane_done(int k) override;
+  [[nodiscard]] int pipeline_ranks() const override { return 1; }
 };
 
 /// Lower sweep of planes k = 1 .. nz-2 over the owned columns (a point after

@@ -4,7 +4,10 @@
 For each class (W, A): the model's per-point compute costs (rhs, lower
 sweep, upper sweep, update) come from the 1-rank run's phase timers, and its
 message time from the 2-rank equal-stripes run's wait (the one latency that
-makes the model's mean wait match; bandwidth fixed at 4 GB/s). Every run is
+makes the model's mean wait match; bandwidth fixed at 4 GB/s; also printed:
+the latency fitted to a model that sweeps every stripe plane by plane, as
+lu-sim did before it modelled lu's hyperplanes). The model's --lanes are
+those of the level lu ran (its JSON's isa), or --lanes. Every run is
 then predicted by lu-sim with the same stripes and emulated speeds, and the
 table gives predicted vs measured time per iteration and per-rank wait per
 iteration. Medians of --repeats runs, runs of one round alternating.
@@ -42,6 +45,7 @@ from npb_classes import GRID, ITERATIONS
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SIM = os.path.join(HERE, "..", "build", "bin", "lu-sim")
 BANDWIDTH = 4e9
+LANES = {"baseline": 2, "v3": 4, "v4": 8}  # lu's kernel levels (lu/isa.hpp)
 
 CASES = [  # ranks, emulated speeds (None: none)
     (1, None), (2, None), (2, "1,0.444"), (3, None), (3, "1,0.5,1"),
@@ -70,13 +74,14 @@ def per_iteration(r):
     return r["time_s"] / its, waits, computes
 
 
-def costs_from(one_rank, n):
-    """Seconds per interior point per iteration, per phase, from a 1-rank run."""
+def costs_from(one_rank, n, lanes=None):
+    """Seconds per interior point per iteration, per phase, from a 1-rank run, and the vector lanes of the
+    level its kernels ran (lu-sim's --lanes: how wide stripes pipeline) unless given."""
     t = one_rank["timers"]
     points = (n - 2) ** 3 * one_rank["iterations_run"]
     mean = lambda *names: sum(t[x]["mean"] for x in names) / points
     return {"lower": mean("jacld", "blts"), "upper": mean("jacu", "buts"), "rhs": mean("rhs"),
-            "update": mean("update")}
+            "update": mean("update"), "lanes": lanes or LANES[one_rank["isa"]]}
 
 
 def simulate(sim, cls, ranks, speeds, cost, latency, extra=(), full=False):
@@ -86,7 +91,7 @@ def simulate(sim, cls, ranks, speeds, cost, latency, extra=(), full=False):
            "--json", out, "--quiet", "--history", *(extra or ["--balance", "off"])]
     if pin(ranks):
         cmd += ["--cores", ",".join(map(str, pin(ranks)))]
-    cmd += [f"--cost-{k}={v}" for k, v in cost.items()]
+    cmd += [f"--lanes={v}" if k == "lanes" else f"--cost-{k}={v}" for k, v in cost.items()]
     if speeds:
         cmd += ["--emulate-speeds", speeds]
     subprocess.run(cmd, check=True)
@@ -197,6 +202,8 @@ def main():
     ap.add_argument("--classes", nargs="*", default=["W", "A"])
     ap.add_argument("--repeats", type=count(1), default=3)
     ap.add_argument("--behaviour", action="store_true", help="also the balancer's decisions, real vs model")
+    ap.add_argument("--lanes", type=int, choices=[1, 2, 4, 8],
+                    help="model the sweeps with these lanes (default: the level lu ran; 1: plane by plane)")
     a = ap.parse_args()
     print("| class | ranks | speeds | measured s/it | model s/it | model/measured | measured wait ms/it per rank "
           "| model wait ms/it per rank | measured compute ms/it | model compute ms/it | core share measured / model |")
@@ -211,11 +218,13 @@ def main():
         for case, rs in runs.items():
             t = statistics.median(r["time_s"] for r in rs)
             med[case] = min(rs, key=lambda r: abs(r["time_s"] - t))
-        cost = costs_from(med[(1, None)], GRID[cls])
+        cost = costs_from(med[(1, None)], GRID[cls], a.lanes)
         _, w2, _ = per_iteration(med[(2, None)])
         latency = fit_latency(a.sim, cls, cost, statistics.mean(w2))
-        print(f"<!-- class {cls}: costs ns/point {', '.join(f'{k} {v * 1e9:.2f}' for k, v in cost.items())}; "
-              f"fitted message latency {latency * 1e6:.1f} us -->")
+        plane_by_plane = fit_latency(a.sim, cls, {**cost, "lanes": 1}, statistics.mean(w2))
+        times = ", ".join(f"{k} {v * 1e9:.2f}" for k, v in cost.items() if k != "lanes")
+        print(f"<!-- class {cls}: costs ns/point {times}; {cost['lanes']} lanes; fitted message latency "
+              f"{latency * 1e6:.1f} us ({plane_by_plane * 1e6:.1f} us if every stripe went plane by plane) -->")
         for ranks, speeds in CASES:
             mt, mw, mc = per_iteration(med[(ranks, speeds)])
             st, sw, sc, ss = simulate(a.sim, cls, ranks, speeds, cost, latency)

@@ -19,6 +19,7 @@ struct CostModel {
   double update = 3e-9;    // dt scaling and the update of u
   double latency = 3e-6;   // seconds per message
   double bandwidth = 4e9;  // bytes per second
+  int lanes = 4;           // the sweep kernels' vector lanes (lu's level: 2, 4, 8): how wide stripes pipeline
 };
 
 /// What every model charges for one piece of an iteration, from the grid and
@@ -37,9 +38,11 @@ class ScheduleCosts {
         upper_point(cost.upper + 0.5 * cost.update),
         rhs_point(cost.rhs),
         row_message(message(cost, 5.0 * grid.nx * sizeof(double))),  // the pipeline's message
-        halo_message(message(cost, 2.0 * 5.0 * grid.nx * grid.nz * sizeof(double))) {  // two columns of u
+        halo_message(message(cost, 2.0 * 5.0 * grid.nx * grid.nz * sizeof(double))),  // two columns of u
+        lanes(cost.lanes) {
     if (!(cost.bandwidth > 0.0) || !(cost.latency >= 0.0))
       throw std::invalid_argument("latency must be >= 0 and bandwidth > 0");
+    if (cost.lanes < 1) throw std::invalid_argument("the sweeps' lanes must be >= 1");
   }
   /// Seconds one plane of a stripe takes in the lower / upper sweep, and rhs of the whole stripe.
   [[nodiscard]] double lower_plane(int width, double slowdown) const {
@@ -58,6 +61,7 @@ class ScheduleCosts {
   const double lower_point, upper_point, rhs_point;
   const double row_message;  // seconds: latency + bytes / bandwidth
   const double halo_message;
+  const int lanes;  // the sweeps' schedule (sim/sweep_schedule.hpp)
 
  private:
   static double message(const CostModel& cost, double bytes) { return cost.latency + bytes / cost.bandwidth; }

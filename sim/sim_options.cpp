@@ -85,6 +85,11 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
   add_number(app, "--cost-rhs", c.cost.rhs, "Seconds per grid point, rhs" + by_default(defaults.rhs));
   add_number(app, "--cost-update", c.cost.update,
              "Seconds per grid point, update" + by_default(defaults.update));
+  add_number(
+      app, "--lanes", c.cost.lanes,
+      "Vector lanes of lu's sweep kernels, which pipeline stripes of 24 rows or more a block of that many "
+      "planes at a time: 2 (baseline), 4 (v3), 8 (v4), 1 (every stripe plane by plane) (default " +
+          std::to_string(defaults.lanes) + ")");
   app.add_option("--cores", text.cores,
                  "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)");
   add_number(app, "--core-slice", c.core_slice,
@@ -209,6 +214,8 @@ void check_costs(const CostModel& cost) {
   if (!std::isfinite(cost.bandwidth) || cost.bandwidth <= 0.0)
     throw UsageError("--bandwidth " + number_text(cost.bandwidth) +
                      ": must be a finite number of bytes per second > 0");
+  if (cost.lanes != 1 && cost.lanes != 2 && cost.lanes != 4 && cost.lanes != 8)
+    throw UsageError("--lanes " + std::to_string(cost.lanes) + ": must be 1, 2, 4 or 8");
 }
 
 // The cores the model numbers: every core of every node under --unpinned (a

@@ -6,7 +6,11 @@
 namespace npblu::sim {
 
 StripeModel::StripeModel(GridSize grid, CostModel cost, int ranks)
-    : costs_(grid, cost), clock_(ranks, 0.0), done_(std::size_t(ranks) * std::max(0, grid.nz - 2), 0.0) {
+    : costs_(grid, cost),
+      schedules_(costs_.planes, costs_.lanes, std::max(ranks, 1)),
+      max_segments_(schedules_.max_segments()),
+      clock_(ranks, 0.0),
+      segment_end_(std::size_t(std::max(ranks, 0)) * max_segments_, 0.0) {
   if (ranks < 1) throw std::invalid_argument("the model needs at least one rank");
 }
 
@@ -24,7 +28,6 @@ void StripeModel::synchronise(double seconds, std::vector<RankIteration>& out) {
 void StripeModel::iterate(std::span<const int> widths, std::span<const double> slowdown,
                           std::vector<RankIteration>& out) {
   const int ranks = static_cast<int>(clock_.size());
-  const int planes = costs_.planes;
   const double row_message = costs_.row_message, halo_message = costs_.halo_message;
   out.assign(ranks, {});
   auto compute = [&](int r, double seconds) {
@@ -37,24 +40,22 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
       clock_[r] = t;
     }
   };
-  // Lower sweep: k upward, rank 0 first.
-  for (int r = 0; r < ranks; ++r) {
-    const double plane = costs_.lower_plane(widths[r], slowdown[r]);
-    for (int k = 0; k < planes; ++k) {
-      if (r > 0) wait_until(r, done_[std::size_t(r - 1) * planes + k] + row_message);
-      compute(r, plane);
-      done_[std::size_t(r) * planes + k] = clock_[r];
+  // The sweeps, piece by piece between their messages (sim/sweep_schedule.hpp):
+  // the lower from rank 0 upward, the upper from the last rank downward.
+  auto sweep = [&](int r, int from, double plane) {
+    const SweepSchedule& schedule = schedules_.of_width(widths[r]);
+    for (const SweepSegment& s : schedule.segments) {
+      if (s.needs >= 0 && from >= 0 && from < ranks) {
+        const SweepSchedule& sender = schedules_.of_width(widths[from]);
+        const double sent = segment_end_[std::size_t(from) * max_segments_ + sender.segment_done[s.needs]];
+        wait_until(r, sent + row_message);
+      }
+      compute(r, s.work * plane);
+      segment_end_[std::size_t(r) * max_segments_ + (&s - schedule.segments.data())] = clock_[r];
     }
-  }
-  // Upper sweep: k downward, the last rank first.
-  for (int r = ranks - 1; r >= 0; --r) {
-    const double plane = costs_.upper_plane(widths[r], slowdown[r]);
-    for (int k = planes - 1; k >= 0; --k) {
-      if (r + 1 < ranks) wait_until(r, done_[std::size_t(r + 1) * planes + k] + row_message);
-      compute(r, plane);
-      done_[std::size_t(r) * planes + k] = clock_[r];
-    }
-  }
+  };
+  for (int r = 0; r < ranks; ++r) sweep(r, r - 1, costs_.lower_plane(widths[r], slowdown[r]));
+  for (int r = ranks - 1; r >= 0; --r) sweep(r, r + 1, costs_.upper_plane(widths[r], slowdown[r]));
   // Halo exchange: each rank needs both neighbours' updated edge columns.
   const std::vector<double> sent = clock_;
   for (int r = 0; r < ranks; ++r) {

@@ -1,20 +1,21 @@
 #pragma once
 // StripeModel: event times of one SSOR iteration of LU on columnwise
 // stripes, per rank, without computing anything. The same schedule as
-// LuSolver::iterate: the lower sweep plane by plane in increasing k,
-// pipelined from rank 0 upward (rank r starts plane k when it is free and
-// rank r-1's row of plane k has arrived); the upper sweep in decreasing k
-// from the last rank downward (the update's two halves ride on the sweeps'
-// planes, as in lu); the halo exchange with both neighbours; rhs. Messages take latency + bytes / bandwidth
-// and never block the sender (MPI_Isend). Ranks are not synchronised between iterations except where the
-// caller says (the balancer's all-gather). Not modelled yet: lu sweeps stripes of 24 rows or more by
-// hyperplanes (lu/sweeps.cpp), where a plane's row is final some width steps after the plane starts,
-// so a neighbour waits longer for its first plane than this plane-by-plane schedule says.
+// LuSolver::iterate: the lower sweep in increasing k, pipelined from rank 0
+// upward (a rank waits for rank r-1's row of a plane before it first reads
+// it), the upper sweep in decreasing k from the last rank downward, each
+// with the kernel lu picks for the stripe's width, plane by plane or by
+// hyperplanes (sim/sweep_schedule.hpp; the update's two halves ride on the
+// sweeps, as in lu); the halo exchange with both neighbours; rhs. Messages
+// take latency + bytes / bandwidth and never block the sender (MPI_Isend).
+// Ranks are not synchronised between iterations except where the caller says
+// (the balancer's all-gather).
 #include <span>
 #include <vector>
 
 #include "lu/grid.hpp"
 #include "sim/iteration_model.hpp"
+#include "sim/sweep_schedule.hpp"
 
 namespace npblu::sim {
 
@@ -35,8 +36,10 @@ class StripeModel final : public IterationModel {
 
  private:
   ScheduleCosts costs_;
-  std::vector<double> clock_;  // per rank: when it is free
-  std::vector<double> done_;   // per rank and plane: when the plane's row was sent
+  SweepSchedules schedules_;
+  int max_segments_;
+  std::vector<double> clock_;        // per rank: when it is free
+  std::vector<double> segment_end_;  // per rank and segment of the current sweep: when it ended
 };
 
 }  // namespace npblu::sim

@@ -21,6 +21,7 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
     : costs_(grid, cost),
       core_(std::move(core_of_rank)),
       slice_(slice),
+      schedules_(costs_.planes, costs_.lanes, std::max<int>(1, static_cast<int>(core_.size()))),
       ranks_(core_.size()),
       ready_(core_.size(), 0.0),
       ready_known_(core_.size(), 0),
@@ -40,8 +41,8 @@ TimeSharedModel::TimeSharedModel(GridSize grid, CostModel cost, std::vector<int>
   slice_start_.assign(cores_, 0.0);
   on_core_.resize(cores_);
   for (int r = 0; r < static_cast<int>(core_.size()); ++r) on_core_[core_[r]].push_back(r);
-  planes_ = std::max(0, costs_.planes);
-  tasks_ = 2 * planes_ + 2;  // lower planes, upper planes, the halo exchange, rhs
+  slots_ = schedules_.max_segments();
+  tasks_ = 2 * slots_ + 2;  // the lower sweep's segments, the upper's, the halo exchange, rhs
   set_up_moves(moves);
 }
 
@@ -143,9 +144,12 @@ double TimeSharedModel::work(int rank, long iteration, int task) const {
   const Load& load = load_[iteration & 1];
   const int width = load.widths[rank];
   const double slowdown = load.slowdown[rank];
-  if (task < planes_) return costs_.lower_plane(width, slowdown);
-  if (task < 2 * planes_) return costs_.upper_plane(width, slowdown);
-  if (task == 2 * planes_) return 0.0;  // the halo exchange: only waiting
+  if (task < 2 * slots_) {
+    const SweepSegment& segment = schedules_.of_width(width).segments[task % slots_];
+    return segment.work *
+           (task < slots_ ? costs_.lower_plane(width, slowdown) : costs_.upper_plane(width, slowdown));
+  }
+  if (task == 2 * slots_) return 0.0;  // the halo exchange: only waiting
   return costs_.rhs_stripe(width, slowdown);
 }
 
@@ -179,14 +183,19 @@ double TimeSharedModel::compute_ready_time(int rank) const {
     if (sender < 0 || sender > last) return;
     ready = finished(sender, n, task) ? std::max(ready, finish(sender, n, task) + delay) : kNever;
   };
-  if (s.task < planes_) {
-    after(rank - 1, s.task, costs_.row_message);  // the lower sweep: plane k from rank - 1
-  } else if (s.task < 2 * planes_) {
-    after(rank + 1, s.task, costs_.row_message);  // the upper sweep: plane k from rank + 1
-  } else if (s.task == 2 * planes_) {
-    after(rank - 1, 2 * planes_ - 1,
-          costs_.halo_message);  // each neighbour's edge, once its upper sweep ended
-    if (ready != kNever) after(rank + 1, 2 * planes_ - 1, costs_.halo_message);
+  const std::vector<int>& widths = load_[n & 1].widths;
+  if (s.task < 2 * slots_) {  // a sweep's segment: the plane it needs from rank -/+ 1 (lower/upper)
+    const bool lower = s.task < slots_;
+    const int sender = lower ? rank - 1 : rank + 1;
+    const int needs = schedules_.of_width(widths[rank]).segments[s.task % slots_].needs;
+    if (needs >= 0 && sender >= 0 && sender <= last) {
+      const int sent = schedules_.of_width(widths[sender]).segment_done[needs];
+      after(sender, (lower ? 0 : slots_) + sent, costs_.row_message);
+    }
+  } else if (s.task == 2 * slots_) {  // each neighbour's edge, once its upper sweep ended
+    auto upper_end = [&](int q) { return slots_ + last_segment(widths[q]); };
+    if (rank > 0) after(rank - 1, upper_end(rank - 1), costs_.halo_message);
+    if (ready != kNever && rank < last) after(rank + 1, upper_end(rank + 1), costs_.halo_message);
   }
   return ready;
 }
@@ -198,7 +207,11 @@ void TimeSharedModel::advance(int rank) {
   s.clock = now_;
   s.started = false;
   s.computing = false;
-  if (++s.task == tasks_) {
+  // A sweep has as many segments as its stripe's schedule; the rest of its slots are skipped.
+  const int segments = last_segment(load_[s.iteration & 1].widths[rank]) + 1;
+  ++s.task;
+  if (s.task < 2 * slots_ && s.task % slots_ >= segments) s.task = s.task < slots_ ? slots_ : 2 * slots_;
+  if (s.task == tasks_) {
     s.task = 0;
     ++s.iteration;
   }

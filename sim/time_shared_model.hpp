@@ -1,11 +1,10 @@
 #pragma once
 // TimeSharedModel: StripeModel's schedule (the same sweeps, messages, halo
 // exchange and rhs, the same costs) for ranks that may share cores, e.g. 3
-// ranks on 2 cores. It follows every rank's tasks (a plane of a sweep, the
-// halo exchange, rhs) through time, event by event, and runs one rank of a
-// core at a time: the one that has been ready the longest gets the core
-// and keeps it until it must wait for a message, or until it has had it for
-// a scheduler's slice while another rank of the core is ready. A rank
+// ranks on 2 cores. It follows every rank's tasks (a piece of a sweep between its messages,
+// sim/sweep_schedule.hpp; the halo exchange, rhs) through time, event by event, and runs one rank of a core
+// at a time: the one that has been ready the longest gets the core and keeps it until it must wait for a
+// message, or until it has had it for a scheduler's slice while another rank of the core is ready. A rank
 // waiting in MPI yields its core (Open MPI yields while it polls when it
 // knows the node is oversubscribed) and polls, in turns with the others,
 // only on an idle core. Each rank's on-CPU and run-queue time follow, as
@@ -25,6 +24,7 @@
 
 #include "lu/grid.hpp"
 #include "sim/iteration_model.hpp"
+#include "sim/sweep_schedule.hpp"
 
 namespace npblu::sim {
 
@@ -73,6 +73,10 @@ class TimeSharedModel final : public IterationModel {
   void run_through(long iteration);
   [[nodiscard]] bool has_task(const RankState& s) const { return s.iteration < appended_; }
   [[nodiscard]] double work(int rank, long iteration, int task) const;
+  /// The last segment of a sweep of a stripe of `width` (its slot in the sweep's slots_).
+  [[nodiscard]] int last_segment(int width) const {
+    return static_cast<int>(schedules_.of_width(width).segments.size()) - 1;
+  }
   [[nodiscard]] double ready_time(int rank) const {  // inline: asked O(ranks) times an event
     if (!ready_known_[rank]) {
       ready_[rank] = compute_ready_time(rank);
@@ -108,13 +112,14 @@ class TimeSharedModel final : public IterationModel {
   std::vector<std::vector<int>> on_core_;  // per core: its ranks
   std::vector<int> running_;               // per core: the rank on it (-1: none)
   std::vector<double> slice_start_;        // per core: when its running rank got it
-  int planes_ = 0, tasks_ = 0;     // tasks an iteration: the planes of each sweep, the halo exchange, rhs
-  double now_ = 0;                 // the model's time
-  double end_ = 0;                 // the slowest rank's end of the last iteration done
-  long done_ = 0;                  // iterations iterate() has returned
-  long appended_ = 0;              // iterations whose tasks are known
-  Load load_[2];                   // by iteration parity
-  std::vector<double> finish_[2];  // by iteration parity, [rank * tasks_ + task]
+  SweepSchedules schedules_;
+  int slots_ = 0, tasks_ = 0;  // tasks an iteration: slots_ for each sweep's segments, the halo exchange, rhs
+  double now_ = 0;             // the model's time
+  double end_ = 0;             // the slowest rank's end of the last iteration done
+  long done_ = 0;              // iterations iterate() has returned
+  long appended_ = 0;          // iterations whose tasks are known
+  Load load_[2];               // by iteration parity
+  std::vector<double> finish_[2];          // by iteration parity, [rank * tasks_ + task]
   std::vector<RankIteration> account_[2];  // by iteration parity, per rank
   std::vector<RankState> ranks_;
   // ready_time by rank, known until the rank or a neighbour ends a task or an

@@ -18,14 +18,15 @@ using npblu::sim_test::chain;
 
 // TimeSharedModel: ranks that may share cores (sim/time_shared_model.hpp).
 
-TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimes) {
-  // Unequal stripes and speeds, messages that cost, the next iteration known
-  // (ranks that end early start it) and a collective between two iterations.
-  const GridSize grid{12, 20, 10};
+namespace {
+
+// Unequal stripes and speeds, messages that cost, the next iteration known
+// (ranks that end early start it) and a collective between two iterations:
+// with a core each the time-shared model gives StripeModel's times.
+void expect_stripe_models_times(const GridSize& grid, const std::vector<int> (&widths)[3]) {
   const CostModel cost{1.1e-9, 1.3e-9, 2.9e-9, 0.4e-9, 2e-7, 1e9};
   StripeModel dedicated(grid, cost, 4);
   TimeSharedModel shared(grid, cost, {7, 3, 0, 5}, 3e-3);
-  const std::vector<int> widths[] = {{2, 7, 5, 4}, {3, 6, 5, 4}, {3, 6, 5, 4}};
   const std::vector<double> slow[] = {{1.0, 1.5, 0.9, 2.0}, {1.2, 1.0, 1.0, 1.7}, {0.8, 1.1, 1.3, 1.0}};
   std::vector<RankIteration> a, b;
   for (int it = 0; it < 3; ++it) {
@@ -45,6 +46,19 @@ TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimes) {
     }
     EXPECT_NEAR(shared.elapsed(), dedicated.elapsed(), 1e-15) << it;
   }
+}
+
+}  // namespace
+
+TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimes) {
+  expect_stripe_models_times({12, 20, 10}, {{2, 7, 5, 4}, {3, 6, 5, 4}, {3, 6, 5, 4}});
+}
+
+TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimesWithHyperplanes) {
+  // Stripes of 24 rows or more pipeline by hyperplanes (sim/sweep_schedule.hpp),
+  // narrower ones plane by plane, and a stripe changes kernel between iterations.
+  // (80 planes: enough for 4 ranks to pick hyperplanes at 4 lanes.)
+  expect_stripe_models_times({12, 102, 82}, {{30, 23, 25, 22}, {24, 29, 25, 22}, {24, 29, 20, 27}});
 }
 
 TEST(TimeSharedModel, TwoRanksOnOneCoreKeepItBusy) {

@@ -36,11 +36,12 @@ set_tests_properties(fortran_disagree_np2 PROPERTIES LABELS "mpi;bad_input" TIME
 # lu-sim: costs that could only give negative or NaN times, and outputs checked before simulating.
 npblu_test(sim_bad_cost_negative bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-rhs -1e-9 2>err_cost.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-rhs -1e-09: must be a finite number of seconds >= 0' err_cost.txt")
 npblu_test(sim_bad_cost_nan bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --cost-lower nan 2>err_nan.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --cost-lower .nan. must be a finite number' err_nan.txt")
+npblu_test(sim_bad_lanes bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --lanes 3 2>err_lanes.txt$<SEMICOLON> test $? -eq 2 && grep -q 'lu-sim: error: --lanes 3: must be 1, 2, 4 or 8' err_lanes.txt")
 npblu_test(sim_json_checked_before_simulating bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --json /nonexistent/dir/s.json >out_json.txt 2>err_json.txt$<SEMICOLON> test $? -eq 2 && grep -q \"directory '/nonexistent/dir' does not exist\" err_json.txt && ! grep -q 'modelled time' out_json.txt")
 npblu_test(sim_segment_past_the_end bash -c "$<TARGET_FILE:lu-sim> -P 2 --class S --emulate-speeds '1,1$<SEMICOLON>@51:1,0.5' 2>err_seg.txt$<SEMICOLON> test $? -eq 2 && grep -q 'the segment @51 starts after the last iteration (50)' err_seg.txt")
 # Refused numbers are echoed as written back (std::to_string showed -1e-9 as -0.000000).
 npblu_test(sim_bad_prices_echoed bash -c "$<TARGET_FILE:lu-sim> -P 3 --class S --unpinned 3:2 --scheduler-period -1e-9 2>e1.txt$<SEMICOLON> test $? -eq 2 && grep -q 'scheduler-period must be a finite number of seconds >= 1e-06, got -1e-09' e1.txt && $<TARGET_FILE:lu-sim> -P 2 --class S --migration-iterations -0.5 2>e2.txt$<SEMICOLON> test $? -eq 2 && grep -q 'migration-iterations must be a finite number >= 0, got -0.5' e2.txt && $<TARGET_FILE:lu-sim> -P 2 --class S --migration-column-seconds inf 2>e3.txt$<SEMICOLON> test $? -eq 2 && grep -q 'migration-column-seconds .inf. must be a finite number' e3.txt && $<TARGET_FILE:lu-sim> -P 2 --class S --latency 1e308 2>e4.txt$<SEMICOLON> test $? -eq 2 && grep -q 'the modelled time is not finite' e4.txt")
-set_tests_properties(sim_bad_cost_negative sim_bad_cost_nan sim_json_checked_before_simulating sim_segment_past_the_end
+set_tests_properties(sim_bad_cost_negative sim_bad_cost_nan sim_bad_lanes sim_json_checked_before_simulating sim_segment_past_the_end
                      sim_bad_prices_echoed
                      PROPERTIES LABELS "unit;bad_input" TIMEOUT 60)
 
