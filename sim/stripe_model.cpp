@@ -44,10 +44,10 @@ void StripeModel::iterate(std::span<const int> widths, std::span<const double> s
   // the lower from rank 0 upward, the upper from the last rank downward.
   auto sweep = [&](int r, int from, double plane) {
     const SweepSchedule& schedule = schedules_.of_width(widths[r]);
+    const SweepSchedule* sender = from >= 0 && from < ranks ? &schedules_.of_width(widths[from]) : nullptr;
     for (const SweepSegment& s : schedule.segments) {
-      if (s.needs >= 0 && from >= 0 && from < ranks) {
-        const SweepSchedule& sender = schedules_.of_width(widths[from]);
-        const double sent = segment_end_[std::size_t(from) * max_segments_ + sender.segment_done[s.needs]];
+      if (s.needs >= 0 && sender) {
+        const double sent = segment_end_[std::size_t(from) * max_segments_ + sender->segment_done[s.needs]];
         wait_until(r, sent + row_message);
       }
       compute(r, s.work * plane);
