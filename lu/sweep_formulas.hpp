@@ -300,17 +300,23 @@ inline void fold_x_block(const DiagonalFactors& f, double inv_d00, double omega,
 
 /// Pass B at a point: x <- y - M x (x the swept values at the point before),
 /// for one row (T = double) or a row in each lane (T = vd): the same
-/// operations either way. Summed so that the dependency chain through x is
-/// short.
+/// operations either way. The recurrence's speed is the latency of its
+/// chain from one point's x to the next's (plane by plane, pass B is that
+/// chain alone), so each row's sum is grouped for it: the five-term rows 1
+/// and 4 as two partial sums and a difference, each term placed where its x
+/// arrives in time. Counted in operations of equal latency, the longest
+/// cycle through the points is 2.5 operations a point; it was 3.5 with rows 1
+/// and 4 summed from x2 on (the same six operations a row: no more work where
+/// pass B is bound by the floating-point ports instead, as on Zen 5). Plane
+/// by plane at v3 on an Intel Xeon, pass B took 10-13% less time
+/// (docs/performance.md).
 template <class T, class Y, class Mat>
 inline void pass_b_point(const Y& y, const Mat& M, T x[kM]) {
-  const T t1 = fma(M(16), x[4], fma(M(13), x[3], M(10) * x[2]));
-  const T t4 = fma(M(17), x[4], fma(M(15), x[3], M(12) * x[2]));
-  const T n0 = fnma(M(0), x[0], fnma(M(5), x[1], y(0)));
-  const T n1 = fnma(M(1), x[0], fnma(M(6), x[1], y(1))) - t1;
-  const T n2 = fnma(M(11), x[2], fnma(M(2), x[0], fnma(M(7), x[1], y(2))));
-  const T n3 = fnma(M(14), x[3], fnma(M(3), x[0], fnma(M(8), x[1], y(3))));
-  const T n4 = fnma(M(4), x[0], fnma(M(9), x[1], y(4))) - t4;
+  const T n0 = fnma(M(5), x[1], fnma(M(0), x[0], y(0)));
+  const T n1 = fnma(M(6), x[1], fnma(M(10), x[2], y(1))) - fma(M(16), x[4], fma(M(13), x[3], M(1) * x[0]));
+  const T n2 = fnma(M(11), x[2], fnma(M(7), x[1], fnma(M(2), x[0], y(2))));
+  const T n3 = fnma(M(14), x[3], fnma(M(8), x[1], fnma(M(3), x[0], y(3))));
+  const T n4 = fnma(M(12), x[2], fnma(M(9), x[1], y(4))) - fma(M(17), x[4], fma(M(15), x[3], M(4) * x[0]));
   x[0] = n0, x[1] = n1, x[2] = n2, x[3] = n3, x[4] = n4;
 }
 
