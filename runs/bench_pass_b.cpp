@@ -9,11 +9,13 @@
 // Both versions read y and M (23 values a point) in the layout their pass A
 // would write (today's: groups of kLanes points of one row, field-major;
 // rows in lanes: point-major, one vector per field) and write the rows'
-// values into point-major rows, as pass B writes rsd. Same operations, same
-// order of each sum as lu/sweeps.cpp.
+// values into point-major rows, as pass B writes rsd. The arithmetic is the
+// kernels' own (pass_b_point, lu/sweep_formulas.hpp), compiled as they are
+// (without contraction: the formula says which products fuse).
 //
 // Built by CMake as bench_pass_b_v3 and bench_pass_b_v4 (x86-64), or by hand:
-//   g++ -std=c++20 -O3 -march=x86-64-v4 -ffp-contract=fast runs/bench_pass_b.cpp -o /tmp/bpb
+//   g++ -std=c++20 -O3 -march=x86-64-v4 -ffp-contract=off -I. -DNPBLU_KERNEL_NS=level_bench
+//       runs/bench_pass_b.cpp -o /tmp/bpb
 // Run: bench_pass_b [points a row, default 62] [rounds, default 7]. Prints ns
 // a point and row for each version (today's; rows in lanes scattered into the
 // rows; rows in lanes kept in lanes), the versions alternating round by round,
@@ -29,14 +31,12 @@
 #include <string>
 #include <vector>
 
+#include "lu/sweep_formulas.hpp"
+
 namespace {
 
-#if defined(__AVX512F__)
-constexpr int kLanes = 8;
-#else
-constexpr int kLanes = 4;
-#endif
-typedef double vd __attribute__((vector_size(kLanes * sizeof(double))));
+constexpr int kLanes = npblu::NPBLU_KERNEL_NS::simd::kW;
+using vd = npblu::NPBLU_KERNEL_NS::simd::vd;
 
 constexpr int kM = 5;
 constexpr int kFold = 23;  // y (5), then M's 18 nonzeros (lu/sweeps.cpp)
@@ -67,16 +67,11 @@ Rows make_rows(int points) {
   return r;
 }
 
-/// One point of the recurrence: x <- y - M x, summed as lu/sweeps.cpp's pass B.
+/// One point of the recurrence: x <- y - M x, the kernels' own formula
+/// (lu/sweep_formulas.hpp), for a scalar row or rows in lanes.
 template <class T, class Y, class Mf>
 inline void step(T x[kM], Y y, Mf M) {
-  const T p0 = M(0) * x[0], p1 = M(1) * x[0], p2 = M(2) * x[0], p3 = M(3) * x[0], p4 = M(4) * x[0];
-  const T n0 = (y(0) - M(5) * x[1]) - p0;
-  const T n1 = ((y(1) - M(6) * x[1]) - p1) - ((M(10) * x[2] + M(13) * x[3]) + M(16) * x[4]);
-  const T n2 = ((y(2) - M(7) * x[1]) - p2) - M(11) * x[2];
-  const T n3 = ((y(3) - M(8) * x[1]) - p3) - M(14) * x[3];
-  const T n4 = ((y(4) - M(9) * x[1]) - p4) - ((M(12) * x[2] + M(15) * x[3]) + M(17) * x[4]);
-  x[0] = n0, x[1] = n1, x[2] = n2, x[3] = n3, x[4] = n4;
+  npblu::NPBLU_KERNEL_NS::sweep_formulas::pass_b_point<T>(y, M, x);
 }
 
 /// Today's: the kLanes rows one after the other, scalar.
