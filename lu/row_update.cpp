@@ -9,10 +9,6 @@ namespace {
 constexpr int kM = Field5::kComponents;
 }
 
-void scale_row_interior(double* __restrict rsd_row, int nx, double dt) {
-  for (int p = kM; p < kM * (nx - 1); ++p) rsd_row[p] *= dt;
-}
-
 void add_scaled_row_interior(double* __restrict u_row, const double* __restrict rsd_row, int nx,
                              double factor) {
   for (int p = kM; p < kM * (nx - 1); ++p) u_row[p] += factor * rsd_row[p];
