@@ -308,7 +308,7 @@ inline void fold_x_block(const DiagonalFactors& f, double inv_d00, double omega,
 /// cycle through the points is 2.5 operations a point; it was 3.5 with rows 1
 /// and 4 summed from x2 on (the same six operations a row: no more work where
 /// pass B is bound by the floating-point ports instead, as on Zen 5). Plane
-/// by plane at v3 on an Intel Xeon, pass B took 10-13% less time
+/// by plane on an Intel Xeon, pass B took 8-12% less time at v4 and v3
 /// (docs/performance.md).
 template <class T, class Y, class Mat>
 inline void pass_b_point(const Y& y, const Mat& M, T x[kM]) {
