@@ -11,6 +11,12 @@ this machine's drift; the field checksums of the two builds are printed too
 
   flock /tmp/npblu-timing.lock runs/bench_phases.py --baseline-lu /tmp/lu-before \\
       --levels v4 v3 --cls A --np 1 --repeats 5
+
+A custom grid instead of a class (unverified: lu has no reference values for
+it), e.g. a stripe of 16 columns on one rank, which lu sweeps plane by plane
+like W's stripes on 2 ranks, without the pipeline's waits:
+
+  runs/bench_phases.py --baseline-lu /tmp/lu-before --size 33 18 33 --iterations 300 --dt 0.0015
 """
 import argparse
 import os
@@ -19,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_speed import paired_text  # noqa: E402
-from lu_json import count, DEFAULT_LU, run_lu, script_main  # noqa: E402
+from lu_json import count, DEFAULT_LU, mpirun, run_lu, run_report, script_main  # noqa: E402
 
 PHASES = {
     "total": ("time_s",),
@@ -41,6 +47,14 @@ def phase_times(report):
     return out
 
 
+def custom_grid_run(lu, np, size, iterations, dt):
+    """The report of a run on a custom grid (class U, unverified)."""
+    grid = [str(n) for n in size]
+    return run_report(lambda path: [*mpirun(), "-np", str(np), lu, "--size", *grid, "--iterations",
+                                    str(iterations), "--dt", str(dt), "--quiet", "--json", path],
+                      require_verified=False)
+
+
 def spread(values):
     return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
@@ -53,8 +67,23 @@ def main():
     ap.add_argument("--cls", default="A")
     ap.add_argument("--np", type=count(1), default=1)
     ap.add_argument("--repeats", type=count(1), default=5)
+    ap.add_argument("--size", type=count(5), nargs=3, metavar=("NX", "NY", "NZ"),
+                    help="a custom grid instead of --cls (needs --iterations and --dt)")
+    ap.add_argument("--iterations", type=count(1), help="with --size")
+    ap.add_argument("--dt", type=float, help="with --size")
     a = ap.parse_args()
+    if a.size and (a.iterations is None or a.dt is None):
+        ap.error("--size needs --iterations and --dt")
+    if not a.size and (a.iterations is not None or a.dt is not None):
+        ap.error("--iterations and --dt go with --size (a class runs its own)")
     args = []  # the class's own iterations: run_lu refuses a run that did not verify
+
+    def run(lu):
+        if a.size:
+            return custom_grid_run(lu, a.np, a.size, a.iterations, a.dt)
+        return run_lu(lu, a.cls, a.np, args)
+
+    what = f"grid {'x'.join(map(str, a.size))}, {a.iterations} iterations" if a.size else f"class {a.cls}"
     builds = {"baseline": a.baseline_lu, "ours": a.lu}
     for level in a.levels:
         os.environ["NPBLU_ISA"] = level
@@ -62,11 +91,11 @@ def main():
         checksums = {b: set() for b in builds}
         for _ in range(a.repeats):
             for b, lu in builds.items():
-                report = run_lu(lu, a.cls, a.np, args)
+                report = run(lu)
                 for p, t in phase_times(report).items():
                     times[b][p].append(t)
                 checksums[b].add(report["field_checksum"])
-        print(f"level {level}, class {a.cls}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
+        print(f"level {level}, {what}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
         print("| phase | baseline s | ours s | baseline / ours | paired (range) |")
         print("|---|---|---|---|---|")
         for p in PHASES:
