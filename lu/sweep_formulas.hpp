@@ -324,13 +324,15 @@ struct SweepConsts {
   NeighbourConsts x, y, z;
   DiagonalConsts diag;
   double omega;
+  double dt;
 
   SweepConsts(const Coefficients& c, double sign)
       : x(sign * c.dt * c.tx2, c.dt * c.tx1, c.dx),
         y(sign * c.dt * c.ty2, c.dt * c.ty1, c.dy),
         z(sign * c.dt * c.tz2, c.dt * c.tz1, c.dz),
         diag(c),
-        omega(c.omega) {}
+        omega(c.omega),
+        dt(c.dt) {}
 };
 
 /// y and M at kW points (pass A's output, pass B's input).
@@ -339,15 +341,18 @@ struct Fold {
   vd m[kBlockEntries];
 };
 
-/// The right-hand side of the points' solve from rsd r (in the lower sweep
-/// already times dt) and the k and j neighbour products sz and sy, in w:
-///  lower: w = r - omega*(Lz vk) - omega*(Ly vj)
+/// The right-hand side of the points' solve from rsd r as stored and the k
+/// and j neighbour products sz and sy, in w:
+///  lower: w = r dt - omega*(Lz vk) - omega*(Ly vj)
 ///  upper: w = omega*(Uz vk) + omega*(Uy vj)
+/// The lower sweep's r dt is NPB's whole-field rsd *= dt, taken here as the
+/// row is read: nothing else reads the scaled values (pass B overwrites them).
 template <bool kLower>
-[[gnu::always_inline]] inline void point_rhs(double omega, const vd r[kM], const vd sz[kM], const vd sy[kM],
-                                             vd w[kM]) {
+[[gnu::always_inline]] inline void point_rhs(const SweepConsts& K, const vd r[kM], const vd sz[kM],
+                                             const vd sy[kM], vd w[kM]) {
+  const double omega = K.omega;
   for (int m = 0; m < kM; ++m)
-    w[m] = kLower ? fnma(omega, sy[m], fnma(omega, sz[m], r[m])) : fma(omega, sz[m], omega * sy[m]);
+    w[m] = kLower ? fnma(omega, sy[m], fnma(omega, sz[m], r[m] * K.dt)) : fma(omega, sz[m], omega * sy[m]);
 }
 
 /// y and M once w holds d^-1 rhs: lower y = w, upper y = r - w.

@@ -207,9 +207,7 @@ template <bool kLower>
   neighbour_apply<3>(x.K.z, pk, vk, sz);
   neighbour_apply<2>(x.K.y, prev, s.swept_prev[i].v, sy);
   simd::load_lanes(rows, i, r);
-  if constexpr (kLower)
-    for (int m = 0; m < kM; ++m) r[m] *= x.c.dt;  // NPB's rsd *= dt, as the row is read
-  point_rhs<kLower>(x.K.omega, r, sz, sy, w);
+  point_rhs<kLower>(x.K, r, sz, sy, w);
   const DiagonalFactors f = diagonal_factors(x.K.diag, s.state_cur[i]);
   neighbour_block<1>(x.K.x, s.state_cur[kLower ? i - 1 : i + 1], e);
   diagonal_solve(f, x.K.diag.inv_d00, w);

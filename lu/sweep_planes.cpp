@@ -156,12 +156,11 @@ inline void prefetch_group(const double* row, int first) {
 }
 
 /// Pass A over the groups of row (k, j). uk, vk: u and rsd rows (k-/+1, j);
-/// vj: rsd row (k, j-/+1); vc: rsd row (k, j), in the lower sweep times dt
-/// as it is read (NPB's rsd *= dt: nothing else reads the scaled values);
-/// next_u, next_v: u and rsd rows of the next row, or null on the plane's
-/// last row.
+/// vj: rsd row (k, j-/+1); vc: rsd row (k, j) (the lower sweep's dt is
+/// applied as it is read: point_rhs); next_u, next_v: u and rsd rows of the
+/// next row, or null on the plane's last row.
 template <bool kLower>
-void pass_a(const SweepConsts& K, double dt, int nx, const Layout& l, const double* uk, const double* vk,
+void pass_a(const SweepConsts& K, int nx, const Layout& l, const double* uk, const double* vk,
             const double* vj, const double* vc, const Buffers& b, const double* next_u,
             const double* next_v) {
   // The groups in the order pass B reads their y and M (i ascending in the
@@ -186,9 +185,7 @@ void pass_a(const SweepConsts& K, double dt, int nx, const Layout& l, const doub
     load_group(vj, nx, first, kZeroFill, r);
     neighbour_apply<2>(K.y, state_group(b.state_prev + std::size_t(g + 1) * kStateFields * kW), r, sy);
     load_group(vc, nx, first, kZeroFill, r);
-    if constexpr (kLower)
-      for (int m = 0; m < kM; ++m) r[m] *= dt;
-    point_rhs<kLower>(K.omega, r, sz, sy, w);
+    point_rhs<kLower>(K, r, sz, sy, w);
     const double* sc = b.state_cur + std::size_t(g + 1) * kStateFields * kW;
     const DiagonalFactors f = diagonal_factors(K.diag, state_group(sc));
     neighbour_block<1>(K.x, neighbour_state_group<kLower>(sc), e);
@@ -239,7 +236,7 @@ void sweep_plane(const SweepConsts& K, const SweepCall& call, int k, const Layou
   const int first_neighbour = (kLower ? owned.begin : owned.end - 1) + dj;
   const bool j_on_boundary = first_neighbour == 0 || first_neighbour == g.ny - 1;
   // NPB's whole-field updates ride on the rows: the lower sweep's rsd *= dt
-  // on pass A's loads (pass_a); the upper sweep's u += factor * rsd
+  // on pass A's loads (point_rhs); the upper sweep's u += factor * rsd
   // (lu/row_update.hpp) on u of row (k+1, j) once pass A has read it for the
   // last time (rsd there is final), and on plane 1, which no later plane
   // reads, on row (1, j) once its own pass B is done. A row's clock: pass A |
@@ -255,7 +252,7 @@ void sweep_plane(const SweepConsts& K, const SweepCall& call, int k, const Layou
     const bool has_next = cnt + 1 < rows;
     load_state_row(u.row(k, j), nx, layout, b.state_cur);
     const double* vj = cnt == 0 && j_on_boundary ? b.zero_row : rsd.row(k, j + dj);
-    pass_a<kLower>(K, call.c.dt, nx, layout, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
+    pass_a<kLower>(K, nx, layout, u.row(kn, j), kn_on_boundary ? b.zero_row : rsd.row(kn, j), vj,
                    rsd.row(k, j), b, has_next ? u.row(k, j - dj) : nullptr,
                    has_next ? rsd.row(k, j - dj) : nullptr);
     clock.charge(kJacobian);
