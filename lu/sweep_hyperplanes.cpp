@@ -1,20 +1,26 @@
 // The SSOR sweeps of a stripe by hyperplanes.
 //
-// The planes go in blocks of kW (the vector width): lane t works on plane
-// kb + t of the block (kb - t in the upper sweep), one row behind lane t - 1.
-// At step h lane t does row j0 + h - t (the stripe's rows j0..j1-1; in the
-// upper sweep j1 - 1 - (h - t)), so that a row's neighbours already swept
-// are in the lanes' results of the step before: its j neighbour in its own
-// lane, its k neighbour in lane t - 1 (lane 0's, the block below's last
-// plane, from the fields). A row of kW planes is then swept with every
-// point's work in vectors, the recurrence along i included: pass A forms the
-// blocks and eliminates with the diagonal, pass B runs the recurrence
-// (lu/sweep_formulas.hpp), point by point, in the lanes. Rows off the stripe
-// (a block's first and last kW - 1 steps) leave lanes idle, which is why
-// narrow stripes go plane by plane instead (lu/sweeps.cpp).
+// The kW lanes of a vector sweep kW planes at once (HyperplaneOrder,
+// lu/sweeps.hpp): lane t takes planes t, t + kW, ... of the sweep's order,
+// one row behind the lane of the plane before (lane t - 1, or lane kW - 1
+// for lane 0). At step h lane t does row j0 + n of its plane (the stripe's
+// rows j0..j1-1; in the upper sweep j1 - 1 - n), n = (h - t) mod (width + 1),
+// so that a row's neighbours already swept are in the lanes' results of the
+// step before: its j neighbour in its own lane, its k neighbour in lane
+// t - 1 (lane 0's, the plane before, from the fields). A row of kW planes is
+// then swept with every point's work in vectors, the recurrence along i
+// included: pass A forms the blocks and eliminates with the diagonal, pass B
+// runs the recurrence (lu/sweep_formulas.hpp), point by point, in the lanes.
+// A lane that has done its plane's last row rests one step (n = width) and
+// then starts its next plane, its j neighbour the row before the stripe in
+// place of the row it did last: lane t + 1, which reads that row as its k
+// neighbour, has done its own last row by then. So lanes idle a step a
+// plane besides the sweep's first and last kW - 1 steps (blocks of kW planes
+// idled each block's first and last kW - 1 steps: 18% of class A's steps on
+// 2 ranks at 8 lanes, now 3%).
 //
-// Every point goes through the same operations in whichever lane, step or
-// block it falls (lanes are independent, and a row's neighbours are the same
+// Every point goes through the same operations in whichever lane or step it
+// falls (lanes are independent, and a row's neighbours are the same
 // values whether they come from a lane or from the fields), and through the
 // same ones as in lu/sweep_planes.cpp, so results do not depend on the
 // partition or the kernel.
@@ -103,7 +109,7 @@ Scratch carve(double* blocks, int nx) {
 }
 
 // ---------------------------------------------------------------------------
-// One step of a block of planes.
+// One step of the sweep.
 
 struct SweepContext {
   const SweepConsts& K;
@@ -113,12 +119,16 @@ struct SweepContext {
   Field5& u;
   Field5& rsd;
   Scratch& s;
+  HyperplaneOrder lanes;  // which lane does which row at which step (lu/sweeps.hpp)
+  bool lower;
+
+  /// Plane q of the sweep's order as k.
+  [[nodiscard]] int plane(int q) const { return lower ? 1 + q : lanes.planes - q; }
 };
 
-/// The rows of step h of the block of nk planes from kb: lane t on plane
-/// kb + t (lower) or kb - t (upper), row j0 + h - t or j1 - 1 - (h - t).
-/// Lanes past the block or off the stripe are idle: they point at a row of
-/// the stripe, compute on it and store nothing.
+/// The rows of step h (HyperplaneOrder): lane t on row j0 + n or j1 - 1 - n
+/// of its plane, n = its row_at. Lanes with no plane are idle: they
+/// point at a row of the stripe, compute on it and store nothing.
 struct StepRows {
   bool active[kW];
   bool all_active;
@@ -129,16 +139,17 @@ struct StepRows {
 };
 
 template <bool kLower>
-StepRows step_rows(const SweepContext& x, int kb, int nk, int h) {
+StepRows step_rows(const SweepContext& x, int h) {
   StepRows r{};
   r.all_active = true;
   const ColumnRange o = x.owned;
   for (int t = 0; t < kW; ++t) {
-    const int j = kLower ? o.begin + h - t : o.end - 1 - (h - t);
-    r.active[t] = t < nk && o.contains(j);
+    const int q = x.lanes.plane_at(t, h);
+    const int n = q >= 0 ? x.lanes.row_at(t, h) : 0;
+    r.active[t] = q >= 0;
     r.all_active = r.all_active && r.active[t];
-    r.plane[t] = t < nk ? (kLower ? kb + t : kb - t) : kb;
-    r.row[t] = std::clamp(j, o.begin, o.end - 1);
+    r.plane[t] = x.plane(std::max(q, 0));
+    r.row[t] = kLower ? o.begin + n : o.end - 1 - n;
     r.u[t] = x.u.row(r.plane[t], r.row[t]);
     r.rsd[t] = x.rsd.row(r.plane[t], r.row[t]);
   }
@@ -167,9 +178,9 @@ void start_lane(const SweepContext& x, int k, int t) {
 }
 
 /// The states of this step's rows at every point, and those of lane 0's k
-/// neighbour row (plane kb -/+ 1), field by field.
+/// neighbour row (its plane -/+ 1), field by field.
 template <bool kLower>
-void load_states(const SweepContext& x, const StepRows& r, int kb) {
+void load_states(const SweepContext& x, const StepRows& r) {
   const int nx = x.g.nx;
   for (int i = 0; i < nx; ++i) {
     vd q[kM];
@@ -177,7 +188,7 @@ void load_states(const SweepContext& x, const StepRows& r, int kb) {
     x.s.state_cur[i] = point_state(q);
   }
   if (!r.active[0]) return;
-  const double* uk = x.u.row(kLower ? kb - 1 : kb + 1, r.row[0]);
+  const double* uk = x.u.row(kLower ? r.plane[0] - 1 : r.plane[0] + 1, r.row[0]);
   for (int first = 0; first < nx; first += kW) {
     vd q[kM];
     load_group(uk, nx, first, kStateFill, q);
@@ -232,9 +243,9 @@ inline void store_swept(const SweepContext& x, const StepRows& r, int i, const v
 /// descending in the upper): point by point, or on a timed step pass A on
 /// every point and then pass B.
 template <bool kLower>
-void sweep_rows(const SweepContext& x, const StepRows& r, int kb, bool timed, SweepClock& clock) {
+void sweep_rows(const SweepContext& x, const StepRows& r, bool timed, SweepClock& clock) {
   const int nx = x.g.nx;
-  const int kn = kLower ? kb - 1 : kb + 1;
+  const int kn = kLower ? r.plane[0] - 1 : r.plane[0] + 1;
   const double* vk0 = kn == 0 || kn == x.g.nz - 1 ? x.s.zero_row : x.rsd.row(kn, r.row[0]);
   auto point = [&](int n) { return kLower ? n : nx - 1 - n; };
   vd v[kM];
@@ -270,12 +281,12 @@ void update_rows(const SweepContext& x, const StepRows& r) {
 }
 
 template <bool kLower>
-void sweep_step(const SweepContext& x, int kb, int nk, int h, bool timed, SweepClock& clock) {
+void sweep_step(const SweepContext& x, int h, bool timed, SweepClock& clock) {
   clock.start_row(timed);
-  const StepRows r = step_rows<kLower>(x, kb, nk, h);
-  if (h < nk) start_lane<kLower>(x, r.plane[h], h);
-  load_states<kLower>(x, r, kb);
-  sweep_rows<kLower>(x, r, kb, timed, clock);
+  const StepRows r = step_rows<kLower>(x, h);
+  if (const int q = x.lanes.starting_at(h); q >= 0) start_lane<kLower>(x, x.plane(q), q % kW);
+  load_states<kLower>(x, r);
+  sweep_rows<kLower>(x, r, timed, clock);
   if constexpr (!kLower) {
     update_rows(x, r);
     clock.charge(kUpdate);
@@ -294,21 +305,18 @@ void sweep(const SweepCall& call) {
     throw std::logic_error("SweepWorkspace was not sized for this grid");
   Scratch s = carve(call.blocks, g.nx);
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
-  const SweepContext x{K, c, g, owned, call.u, call.rsd, s};
+  const HyperplaneOrder lanes{g.nz - 2, owned.width(), kW};
+  if (lanes.planes > 0 && lanes.width < kW - 1)
+    throw std::logic_error("a sweep by hyperplanes needs a stripe of at least its lanes' rows");
+  const SweepContext x{K, c, g, owned, call.u, call.rsd, s, lanes, kLower};
   constexpr int kTimedEvery = 8;
   SweepClock clock;
-  const int planes = g.nz - 2, width = owned.width();
-  int steps = 0;
-  for (int done = 0; done < planes; done += kW) {
-    const int nk = std::min(kW, planes - done);
-    const int kb = kLower ? 1 + done : planes - done;
-    const auto plane = [&](int t) { return kLower ? kb + t : kb - t; };
-    for (int h = 0; h < width + nk - 1; ++h) {
-      if (h < nk) untimed(clock, [&] { neighbours.plane_needed(plane(h)); });
-      sweep_step<kLower>(x, kb, nk, h, steps++ % kTimedEvery == 0, clock);
-      const int finished = h - (width - 1);  // lane t does its last row at step t + width - 1
-      if (finished >= 0 && finished < nk) untimed(clock, [&] { neighbours.plane_done(plane(finished)); });
-    }
+  for (int h = 0; h < lanes.steps(); ++h) {
+    if (const int q = lanes.starting_at(h); q >= 0)
+      untimed(clock, [&] { neighbours.plane_needed(x.plane(q)); });
+    sweep_step<kLower>(x, h, h % kTimedEvery == 0, clock);
+    if (const int q = lanes.finishing_at(h); q >= 0)
+      untimed(clock, [&] { neighbours.plane_done(x.plane(q)); });
   }
   record_seconds(clock, call.times);
 }

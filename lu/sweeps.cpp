@@ -1,7 +1,7 @@
 // The sweeps' entry points at one level: the stripe goes by hyperplanes
-// (lu/sweep_hyperplanes.cpp) when it is wide enough to keep their lanes
-// busy, plane by plane (lu/sweep_planes.cpp) when it is not. Both compute
-// the same bits, so the choice never changes a result.
+// (lu/sweep_hyperplanes.cpp) where they pay for the pipeline's longer wait,
+// plane by plane (lu/sweep_planes.cpp) where they do not. Both compute the
+// same bits, so the choice never changes a result.
 #include <algorithm>
 
 #include "lu/kernel_levels.hpp"
@@ -12,11 +12,8 @@ namespace npblu::NPBLU_KERNEL_NS {
 
 namespace {
 
-/// A block of kW planes takes width + kW - 1 steps, its lanes busy on width
-/// of them: below kMinHyperplaneRows (lu/sweeps.hpp) the plane-by-plane
-/// kernel, whose lanes never idle, is the faster (Xeon, before / after in
-/// whole runs: stripes of 2 rows by hyperplanes 0.55-0.65, of 15 at 4 lanes
-/// 0.94, of 31 at 8 lanes 1.13; docs/performance.md).
+/// By hyperplanes where they pay for the pipeline's longer wait
+/// (sweeps_by_hyperplanes, lu/sweeps.hpp), plane by plane elsewhere.
 bool by_hyperplanes(const SweepCall& call) {
   return sweeps_by_hyperplanes(call.owned.width(), call.g.nz - 2, call.neighbours.pipeline_ranks(), simd::kW);
 }

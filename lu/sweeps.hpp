@@ -12,21 +12,66 @@
 
 namespace npblu {
 
+/// The order of a sweep by hyperplanes of `lanes` planes
+/// (lu/sweep_hyperplanes.cpp; lu-sim follows it, sim/sweep_schedule.cpp).
+/// Planes are numbered in the sweep's order, q = 0 .. planes - 1. Lane t
+/// takes planes t, t + lanes, t + 2 lanes, ..., each over the stripe's width
+/// rows and then one step's rest, a round of width + 1 steps: plane q starts
+/// at step start(q), a step after plane q - 1 (so a row behind it, where its
+/// k neighbour is) or, for lane 0, after its previous plane's rest. The rest
+/// is what lets a lane start a plane without a copy of its last row: the
+/// next lane reads that row (its k neighbour) up to the step before it rests
+/// too. So lanes idle one step a plane, besides the sweep's first and last
+/// lanes - 1 steps. Lane 0's k neighbour, plane q - 1, is then
+/// width - lanes + 2 rows ahead: the order needs width >= lanes - 1.
+struct HyperplaneOrder {
+  int planes;
+  int width;
+  int lanes;
+
+  [[nodiscard]] constexpr int round() const { return width + 1; }
+  [[nodiscard]] constexpr int start(int q) const { return (q / lanes) * round() + q % lanes; }
+  [[nodiscard]] constexpr int steps() const { return planes > 0 ? start(planes - 1) + width : 0; }
+  /// The plane lane t is on at step h; -1 before its first, at its rests and
+  /// after its last.
+  [[nodiscard]] constexpr int plane_at(int t, int h) const {
+    if (h < t || (h - t) % round() == width) return -1;
+    const int q = t + lanes * ((h - t) / round());
+    return q < planes ? q : -1;
+  }
+  /// The row of its plane lane t does at step h (0: the first in the sweep's
+  /// direction), where plane_at(t, h) >= 0.
+  [[nodiscard]] constexpr int row_at(int t, int h) const { return (h - t) % round(); }
+  /// The plane whose first row is done at step h (-1: none).
+  [[nodiscard]] constexpr int starting_at(int h) const {
+    const int t = h % round();
+    return t < lanes ? plane_at(t, h) : -1;
+  }
+  /// The plane whose last row is done at step h (-1: none).
+  [[nodiscard]] constexpr int finishing_at(int h) const {
+    const int t = (h + 2) % round();
+    return t < lanes && h >= t + width - 1 ? plane_at(t, h) : -1;
+  }
+};
+
 /// Which kernel sweeps a stripe (lu/sweeps.cpp): by hyperplanes of `lanes`
-/// planes, or plane by plane. Hyperplanes need a stripe of kMinHyperplaneRows
-/// rows or more to keep their lanes busy (lu/sweeps.cpp says why), and they
-/// cost the pipeline: a neighbour waits for a block of `lanes` planes where
-/// plane by plane it waits for one, once per rank down the pipeline of
-/// `ranks` stripes. So they are chosen only where their speed, a sweep
-/// kHyperplaneGain times as fast, pays for that wait:
+/// planes, or plane by plane (always so with one lane). Hyperplanes need a
+/// stripe of kMinHyperplaneRows rows and twice their lanes or more (a lane
+/// rests a step a plane: HyperplaneOrder), and they cost the pipeline: a
+/// neighbour waits for
+/// `lanes` planes' rows where plane by plane it waits for one, once per rank
+/// down the pipeline of `ranks` stripes. So they are chosen only where their
+/// speed, a sweep kHyperplaneGain times as fast, pays for that wait:
 ///   (planes + (ranks - 1) lanes) / gain < planes + (ranks - 1).
-/// (Xeon: the sweeps of wide stripes 1.1-1.25x as fast by hyperplanes, class
-/// A on 2 ranks 1.07 at 4 lanes and 1.08 at 8 in whole runs;
-/// docs/performance.md.) lu-sim models the same choice (sim/sweep_schedule.hpp).
-inline constexpr int kMinHyperplaneRows = 24;
+/// (Xeon, one rank, the sweeps' jacobians and solves before / after: 16 rows
+/// 1.18 at 4 lanes and 1.23 at 8, 8 rows 1.14 at 4 lanes, 1.08 at 2, 0.98
+/// at 8; class W on 2 ranks at 8 lanes, where the rule says plane by plane,
+/// the same speed by hyperplanes; docs/performance.md.)
+/// lu-sim models the same choice (sim/sweep_schedule.hpp).
+inline constexpr int kMinHyperplaneRows = 8;
 inline constexpr double kHyperplaneGain = 1.15;
 [[nodiscard]] constexpr bool sweeps_by_hyperplanes(int width, int planes, int ranks, int lanes) {
-  return width >= kMinHyperplaneRows &&
+  return lanes > 1 && width >= kMinHyperplaneRows && width >= 2 * lanes &&
          planes + double(ranks - 1) * lanes < kHyperplaneGain * (planes + double(ranks - 1));
 }
 /// The planes of a hyperplane block at the level the kernels run (its vector

@@ -15,31 +15,26 @@ SweepSchedule by_planes(int planes) {
   return s;
 }
 
-/// lu/sweep_hyperplanes.cpp's loop: blocks of `lanes` planes, width + nk - 1
-/// steps each, every step the same work (idle lanes cost as much as busy ones).
+/// lu/sweep_hyperplanes.cpp's loop: HyperplaneOrder's steps, every step the
+/// same work (idle lanes cost as much as busy ones).
 SweepSchedule by_hyperplanes(int planes, int width, int lanes) {
-  long steps = 0;
-  for (int first = 0; first < planes; first += lanes) steps += width + std::min(lanes, planes - first) - 1;
-  const double step_work = double(planes) / double(steps);
+  const HyperplaneOrder order{planes, width, lanes};
+  const double step_work = double(planes) / double(order.steps());
   SweepSchedule s;
   SweepSegment open;
   auto close = [&] {
     if (open.needs >= 0 || open.work > 0.0 || open.done >= 0) s.segments.push_back(open);
     open = {};
   };
-  for (int first = 0; first < planes; first += lanes) {
-    const int nk = std::min(lanes, planes - first);
-    for (int h = 0; h < width + nk - 1; ++h) {
-      if (h < nk) {
-        close();
-        open.needs = first + h;
-      }
-      open.work += step_work;
-      const int finished = h - (width - 1);
-      if (finished >= 0 && finished < nk) {
-        open.done = first + finished;
-        close();
-      }
+  for (int h = 0; h < order.steps(); ++h) {
+    if (const int q = order.starting_at(h); q >= 0) {
+      close();
+      open.needs = q;
+    }
+    open.work += step_work;
+    if (const int q = order.finishing_at(h); q >= 0) {
+      open.done = q;
+      close();
     }
   }
   close();

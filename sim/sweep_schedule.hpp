@@ -8,9 +8,10 @@
 // and the pipeline's length (sweeps_by_hyperplanes, lu/sweeps.hpp):
 //  - plane by plane (narrow stripes, long pipelines): plane s is needed
 //    before its work and done after it, so a neighbour waits a plane;
-//  - by hyperplanes of `lanes` planes: at step h of a block lane t does row
-//    h - t of plane kb + t, so plane kb + t is needed before step t and done
-//    after step width - 1 + t: a neighbour waits most of a block of planes.
+//  - by hyperplanes of `lanes` planes (HyperplaneOrder, lu/sweeps.hpp):
+//    plane q is needed before step start(q) and done after step
+//    start(q) + width - 1, lanes planes swept at once: a neighbour waits a
+//    stripe's width of steps, the time of some `lanes` planes.
 // Planes are numbered in the sweep's order (step s: k = 1 + s in the lower
 // sweep, k = nz - 2 - s in the upper), which is the same on every rank.
 #include <map>

@@ -102,7 +102,7 @@ def check_level(ctx, level):
 
 
 # Custom grids whose rows the plane-by-plane sweeps' pass A groups differently at the two levels
-# (lu/sweep_planes.cpp, Layout; stripes narrower than 24 rows go plane by plane):
+# (lu/sweep_planes.cpp, Layout; stripes narrower than 8 rows go plane by plane):
 # nx = 14 from point 1 at 4 lanes (v3: nx - 2 = 12 is a multiple of 4) and from point 0 at 8 (v4), whose last
 # group is partial: its masked load (lu/simd_points.hpp) holds interior point 12's last component (at 4 lanes a
 # masked vector holds only the boundary point nx-1, which no result reads); nx = 18 from point 1 at both. The

@@ -164,10 +164,11 @@ TEST(KernelsPartitioned, NonCubicGridMinimumWidthStripes) {
   expect_bitwise_equal(one, six, &Stripe::u);
 }
 
-TEST(KernelsPartitioned, StripesNarrowerThanTheLanesAndPartialBlocks) {
-  // nz - 2 = 11 planes: blocks of 2, 4 or 8 planes end in a partial one; the
-  // stripes of 2 and 3 rows (the narrowest a stripe may be) leave lanes idle
-  // at every step at 4 and 8 lanes.
+TEST(KernelsPartitioned, StripesNarrowerThanTheLanes) {
+  // Stripes of 2 and 3 rows (the narrowest a stripe may be) go plane by
+  // plane, pass A's groups of 4 or 8 points partial at nx = 11; the one
+  // stripe of 11 rows by hyperplanes (11 planes: at 8 lanes lanes 0-2 take a
+  // second plane, at 4 lanes lanes 0-2 a third).
   const GridSize g{11, 13, 13};
   StripedGrid one(g, 0.5, Partition::equal(g.interior_columns(), 1));
   StripedGrid five(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{2, 3, 2, 2, 2}));
@@ -183,13 +184,15 @@ TEST(KernelsPartitioned, StripesNarrowerThanTheLanesAndPartialBlocks) {
 }
 
 TEST(KernelsPartitioned, HyperplanesAndPlanesGiveTheSameBits) {
-  // Stripes of 24 rows or more go by hyperplanes, narrower ones plane by
-  // plane (lu/sweeps.cpp): one stripe of 38 rows, a hyperplane stripe beside
-  // a plane one, and narrow stripes only must agree bit for bit.
+  // Stripes of kMinHyperplaneRows (8) rows or more go by hyperplanes,
+  // narrower ones plane by plane (lu/sweeps.cpp): one stripe of 38 rows, a
+  // hyperplane stripe beside plane ones, and plane stripes only must agree
+  // bit for bit.
   const GridSize g{10, 40, 11};
   StripedGrid one(g, 0.5, Partition::equal(g.interior_columns(), 1));
   StripedGrid mixed(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{5, 28, 5}));
-  StripedGrid narrow(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{20, 18}));
+  StripedGrid narrow(g, 0.5,
+                     Partition::from_widths(g.interior_columns(), std::vector<int>{7, 7, 7, 7, 6, 4}));
   for (int it = 0; it < 2; ++it) {
     one.iterate();
     mixed.iterate();
@@ -198,6 +201,26 @@ TEST(KernelsPartitioned, HyperplanesAndPlanesGiveTheSameBits) {
   expect_bitwise_equal(one, mixed, &Stripe::u);
   expect_bitwise_equal(one, mixed, &Stripe::rsd);
   expect_bitwise_equal(one, narrow, &Stripe::u);
+}
+
+TEST(KernelsPartitioned, HyperplanesFromTheLanesWidthOn) {
+  // Lane t takes planes t, t + kW, ..., a plane's rows and a step's rest
+  // (HyperplaneOrder, lu/sweeps.hpp): stripes of twice the lanes (8 rows at
+  // 4 lanes, 16 at 8), 10 and 16 at 4 lanes, over 9 planes (one more than
+  // 8 lanes; at 4 lanes two rounds and one plane) and over 4 (fewer planes
+  // than 8 lanes), against plane stripes.
+  for (const int nz : {11, 6}) {
+    const GridSize g{10, 40, nz};
+    StripedGrid planes(g, 0.5,
+                       Partition::from_widths(g.interior_columns(), std::vector<int>{7, 7, 7, 7, 6, 4}));
+    StripedGrid lanes(g, 0.5, Partition::from_widths(g.interior_columns(), std::vector<int>{8, 16, 4, 10}));
+    for (int it = 0; it < 2; ++it) {
+      planes.iterate();
+      lanes.iterate();
+    }
+    expect_bitwise_equal(planes, lanes, &Stripe::u);
+    expect_bitwise_equal(planes, lanes, &Stripe::rsd);
+  }
 }
 
 TEST(KernelsPartitioned, ExactSolutionIsASteadyState) {

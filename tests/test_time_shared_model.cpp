@@ -55,10 +55,10 @@ TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimes) {
 }
 
 TEST(TimeSharedModel, ACoreEachGivesStripeModelsTimesWithHyperplanes) {
-  // Stripes of 24 rows or more pipeline by hyperplanes (sim/sweep_schedule.hpp),
+  // Stripes of 8 rows or more pipeline by hyperplanes (sim/sweep_schedule.hpp),
   // narrower ones plane by plane, and a stripe changes kernel between iterations.
   // (80 planes: enough for 4 ranks to pick hyperplanes at 4 lanes.)
-  expect_stripe_models_times({12, 102, 82}, {{30, 23, 25, 22}, {24, 29, 25, 22}, {24, 29, 20, 27}});
+  expect_stripe_models_times({12, 102, 82}, {{60, 7, 25, 8}, {8, 59, 26, 7}, {7, 60, 20, 13}});
 }
 
 TEST(TimeSharedModel, TwoRanksOnOneCoreKeepItBusy) {
