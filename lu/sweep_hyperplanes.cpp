@@ -307,7 +307,7 @@ void sweep(const SweepCall& call) {
   const SweepConsts K(c, kLower ? -1.0 : 1.0);
   const HyperplaneOrder lanes{g.nz - 2, owned.width(), kW};
   if (lanes.planes > 0 && lanes.width < kW - 1)
-    throw std::logic_error("a sweep by hyperplanes needs a stripe of at least its lanes' rows");
+    throw std::logic_error("a sweep by hyperplanes needs a stripe of at least its lanes less one rows");
   const SweepContext x{K, c, g, owned, call.u, call.rsd, s, lanes, kLower};
   constexpr int kTimedEvery = 8;
   SweepClock clock;
