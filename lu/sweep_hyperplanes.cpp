@@ -120,11 +120,13 @@ struct SweepContext {
   Field5& rsd;
   Scratch& s;
   HyperplaneOrder lanes;  // which lane does which row at which step (lu/sweeps.hpp)
-  bool lower;
-
-  /// Plane q of the sweep's order as k.
-  [[nodiscard]] int plane(int q) const { return lower ? 1 + q : lanes.planes - q; }
 };
+
+/// Plane q of the sweep's order as k.
+template <bool kLower>
+int plane_k(const SweepContext& x, int q) {
+  return kLower ? 1 + q : x.lanes.planes - q;
+}
 
 /// The rows of step h (HyperplaneOrder): lane t on row j0 + n or j1 - 1 - n
 /// of its plane, n = its row_at. Lanes with no plane are idle: they
@@ -148,7 +150,7 @@ StepRows step_rows(const SweepContext& x, int h) {
     const int n = q >= 0 ? x.lanes.row_at(t, h) : 0;
     r.active[t] = q >= 0;
     r.all_active = r.all_active && r.active[t];
-    r.plane[t] = x.plane(std::max(q, 0));
+    r.plane[t] = plane_k<kLower>(x, std::max(q, 0));
     r.row[t] = kLower ? o.begin + n : o.end - 1 - n;
     r.u[t] = x.u.row(r.plane[t], r.row[t]);
     r.rsd[t] = x.rsd.row(r.plane[t], r.row[t]);
@@ -284,7 +286,7 @@ template <bool kLower>
 void sweep_step(const SweepContext& x, int h, bool timed, SweepClock& clock) {
   clock.start_row(timed);
   const StepRows r = step_rows<kLower>(x, h);
-  if (const int q = x.lanes.starting_at(h); q >= 0) start_lane<kLower>(x, x.plane(q), q % kW);
+  if (const int q = x.lanes.starting_at(h); q >= 0) start_lane<kLower>(x, plane_k<kLower>(x, q), q % kW);
   load_states<kLower>(x, r);
   sweep_rows<kLower>(x, r, timed, clock);
   if constexpr (!kLower) {
@@ -308,15 +310,15 @@ void sweep(const SweepCall& call) {
   const HyperplaneOrder lanes{g.nz - 2, owned.width(), kW};
   if (lanes.planes > 0 && lanes.width < kW - 1)
     throw std::logic_error("a sweep by hyperplanes needs a stripe of at least its lanes less one rows");
-  const SweepContext x{K, c, g, owned, call.u, call.rsd, s, lanes, kLower};
+  const SweepContext x{K, c, g, owned, call.u, call.rsd, s, lanes};
   constexpr int kTimedEvery = 8;
   SweepClock clock;
   for (int h = 0; h < lanes.steps(); ++h) {
     if (const int q = lanes.starting_at(h); q >= 0)
-      untimed(clock, [&] { neighbours.plane_needed(x.plane(q)); });
+      untimed(clock, [&] { neighbours.plane_needed(plane_k<kLower>(x, q)); });
     sweep_step<kLower>(x, h, h % kTimedEvery == 0, clock);
     if (const int q = lanes.finishing_at(h); q >= 0)
-      untimed(clock, [&] { neighbours.plane_done(x.plane(q)); });
+      untimed(clock, [&] { neighbours.plane_done(plane_k<kLower>(x, q)); });
   }
   record_seconds(clock, call.times);
 }
