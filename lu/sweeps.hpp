@@ -58,9 +58,8 @@ struct HyperplaneOrder {
 /// planes, or plane by plane (always so with one lane). Hyperplanes need a
 /// stripe of kMinHyperplaneRows rows and twice their lanes or more (a lane
 /// rests a step a plane: HyperplaneOrder), and they cost the pipeline: a
-/// neighbour waits for
-/// `lanes` planes' rows where plane by plane it waits for one, once per rank
-/// down the pipeline of `ranks` stripes. So they are chosen only where their
+/// neighbour waits for `lanes` planes' rows where plane by plane it waits for
+/// one, once per rank down the pipeline of `ranks` stripes. So they are chosen only where their
 /// speed, a sweep kHyperplaneGain times as fast, pays for that wait:
 ///   (planes + (ranks - 1) lanes) / gain < planes + (ranks - 1).
 /// (Xeon, one rank, the sweeps' jacobians and solves before / after: 16 rows

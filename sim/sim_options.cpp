@@ -91,8 +91,7 @@ void register_model_options(CLI::App& app, SimCommandLine& out, Collected& text)
       "Vector lanes of lu's sweep kernels, which pipeline a stripe they sweep by hyperplanes (" +
           std::to_string(kMinHyperplaneRows) +
           " rows and twice the lanes or more, in a pipeline short enough to pay) that many planes at a "
-          "time: 2 "
-          "(baseline), 4 (v3), 8 (v4), 1 (every stripe plane by plane) (default " +
+          "time: 2 (baseline), 4 (v3), 8 (v4), 1 (every stripe plane by plane) (default " +
           std::to_string(defaults.lanes) + ")");
   app.add_option("--cores", text.cores,
                  "The core each rank runs on, e.g. 0,1,1: ranks on one core share it (default: a core each)");
