@@ -19,12 +19,10 @@ after them. Benchmarks are not tests: run it on a quiet machine, under the timin
 import argparse
 import concurrent.futures
 import os
-import re
 import statistics
-import subprocess
 import sys
 
-from lu_json import count, DEFAULT_LU, mpirun, run_lu, script_main
+from lu_json import count, DEFAULT_LU, LEVELS, median_range, mpirun, run_lu, run_npb, script_main
 
 CORES = (0, 1)
 
@@ -34,11 +32,7 @@ def time_lu(lu, cls, core):
 
 
 def time_npb(exe, core):
-    out = subprocess.run([*mpirun(), "-np", "1", "taskset", "-c", str(core), exe], check=True,
-                         capture_output=True, text=True).stdout
-    if "SUCCESSFUL" not in out:
-        sys.exit(f"{exe} did not verify")
-    return float(re.search(r"Time in seconds\s*=\s*([0-9.]+)", out).group(1))
+    return run_npb([*mpirun(), "-np", "1", "taskset", "-c", str(core), exe])
 
 
 def alone_and_together(run):
@@ -51,21 +45,18 @@ def alone_and_together(run):
 
 def summary(name, repeats):
     """One line: the medians of the times and of the paired ratios, with their ranges."""
-    def text(values, digits):
-        v = sorted(values)
-        return f"{statistics.median(v):.{digits}f} ({v[0]:.{digits}f}-{v[-1]:.{digits}f})"
     alone = [a for a, _ in repeats]
     mean = [statistics.mean(t) / a for a, t in repeats]
     slower = [max(t) / a for a, t in repeats]
-    return (f"{name:>5} {text(alone, 3):>22} {text([x for _, t in repeats for x in t], 3):>22} "
-            f"{text(mean, 3):>20} {text(slower, 3):>20}")
+    return (f"{name:>5} {median_range(alone):>22} {median_range([x for _, t in repeats for x in t]):>22} "
+            f"{median_range(mean):>20} {median_range(slower):>20}")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lu", default=DEFAULT_LU)
     p.add_argument("--cls", default="W", help="NPB class (default W)")
-    p.add_argument("--level", choices=["baseline", "v3", "v4"], help="lu's kernels (NPBLU_ISA); default: the CPU's")
+    p.add_argument("--level", choices=LEVELS, help="lu's kernels (NPBLU_ISA); default: the CPU's")
     p.add_argument("--npb-bin", help="directory holding NPB's lu.<class>.x")
     p.add_argument("--repeats", type=count(1), default=5)
     a = p.parse_args()

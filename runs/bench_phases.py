@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_speed import paired_text  # noqa: E402
-from lu_json import count, DEFAULT_LU, mpirun, run_lu, run_report, script_main  # noqa: E402
+from lu_json import count, DEFAULT_LU, LEVELS, mpirun, run_lu, run_report, script_main  # noqa: E402
 
 PHASES = {
     "total": ("time_s",),
@@ -63,7 +63,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lu", default=DEFAULT_LU)
     ap.add_argument("--baseline-lu", required=True)
-    ap.add_argument("--levels", nargs="+", default=["v4"], choices=["baseline", "v3", "v4"])
+    ap.add_argument("--levels", nargs="+", default=["v4"], choices=LEVELS)
     ap.add_argument("--cls", default="A")
     ap.add_argument("--np", type=count(1), default=1)
     ap.add_argument("--repeats", type=count(1), default=5)

@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 
-from lu_json import add_shared_core_arguments, run_report, script_main, shared_core_launchers
+from lu_json import add_shared_core_arguments, median_range, run_report, script_main, shared_core_launchers
 
 FEATURES = {
     "plain": [],
@@ -52,10 +52,6 @@ def run_once(launcher, lu, cls, feature, tmp):
             os.remove(os.path.join(tmp, name))
     report = run_report(lambda path: [*launcher, lu, cls, "--quiet", "--json", path, *extra])
     return report["time_s"], report.get("moved_columns", 0)
-
-
-def median_cell(values):
-    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
 def main():
@@ -89,12 +85,12 @@ def main():
             for feature in features:
                 t = times[(library, build, feature)]
                 plain = times[(library, build, "plain")]
-                over_plain = median_cell([a / b for a, b in zip(t, plain)]) if feature != "plain" else ""
+                over_plain = median_range([a / b for a, b in zip(t, plain)]) if feature != "plain" else ""
                 base = times.get((library, "baseline", feature))
-                over_base = median_cell([a / b for a, b in zip(t, base)]) if base and build == "this" else ""
+                over_base = median_range([a / b for a, b in zip(t, base)]) if base and build == "this" else ""
                 columns = moved[(library, build, feature)]
                 moves = f"{statistics.median(columns):g} ({min(columns)}-{max(columns)})" if feature == "diffusive" else ""
-                print(f"| {library} | {build} | {feature} | {median_cell(t)} | {over_plain} | {over_base} | {moves} |")
+                print(f"| {library} | {build} | {feature} | {median_range(t)} | {over_plain} | {over_base} | {moves} |")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_phases import PHASES, phase_times  # noqa: E402
-from lu_json import count, DEFAULT_LU, mpirun, run_report, script_main  # noqa: E402
+from lu_json import count, DEFAULT_LU, LEVELS, mpirun, run_report, script_main  # noqa: E402
 
 
 def parse_size(text):
@@ -46,7 +46,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lu", default=DEFAULT_LU)
     ap.add_argument("--sizes", nargs="+", default=["64x64x64", "64x64x162", "64x162x64", "102x64x64"])
-    ap.add_argument("--levels", nargs="+", default=["v4"], choices=["baseline", "v3", "v4"])
+    ap.add_argument("--levels", nargs="+", default=["v4"], choices=LEVELS)
     ap.add_argument("--np", type=count(1), default=1)
     ap.add_argument("--iterations", type=count(1), default=20)
     ap.add_argument("--dt", type=float, default=2.0)

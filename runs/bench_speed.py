@@ -43,12 +43,11 @@ import statistics
 import subprocess
 import sys
 
-from lu_json import count, DEFAULT_LU, mpirun, run_lu, script_main
+from lu_json import count, DEFAULT_LU, LEVELS, median_range, mpirun, run_lu, run_npb as run_npb_command, script_main
 from npb_classes import GRID, ITERATIONS
 
 RECORDED_NPB_SECONDS = {("W", 1): 2.39, ("A", 1): 19.25, ("A", 2): 9.38, ("B", 2): 43.4}
 MPI = mpirun("core")
-LEVELS = ["baseline", "v3", "v4"]
 
 
 def run_ours(lu, cls, np):
@@ -59,11 +58,7 @@ def run_npb(npb_bin, cls, np):
     exe = os.path.join(npb_bin, f"lu.{cls}.x")
     if not os.path.exists(exe):
         return None
-    out = subprocess.run([*MPI, "-np", str(np), exe], check=True,
-                         capture_output=True, text=True).stdout
-    if "SUCCESSFUL" not in out:
-        sys.exit(f"NPB class {cls} on {np} ranks did not verify")
-    return float(re.search(r"Time in seconds\s*=\s*([0-9.]+)", out).group(1))
+    return run_npb_command([*MPI, "-np", str(np), exe])
 
 
 def run_driver(driver, cls, np):
@@ -128,8 +123,7 @@ def paired_ratios(times, key):
 
 def paired_text(times, key, digits):
     """The median of the paired ratios and their range, as text."""
-    r = paired_ratios(times, key)
-    return f"{statistics.median(r):.{digits}f} ({r[0]:.{digits}f}-{r[-1]:.{digits}f})"
+    return median_range(paired_ratios(times, key), digits)
 
 
 def print_level_table(level, rows):

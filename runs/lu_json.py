@@ -6,13 +6,17 @@ pin ranks to cores, read the report and refuse a run that did not verify.
 import argparse
 import json
 import os
+import re
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_LU = os.path.join(HERE, "..", "build", "bin", "lu")
+# The instruction-set levels of lu's kernels that NPBLU_ISA forces (lu/isa.hpp).
+LEVELS = ["baseline", "v3", "v4"]
 
 
 def mpirun(bind="none"):
@@ -83,6 +87,21 @@ def run_report(make_command, dry_run=False, require_verified=True):
     if require_verified and not report["verified"]:
         sys.exit(f"not verified: {' '.join(cmd)}")
     return report
+
+
+def run_npb(command):
+    """Runs NPB's LU (`command`: a launcher and lu.CLASS.x) and returns its time in seconds; exits
+    unless it verified."""
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    if "SUCCESSFUL" not in out:
+        sys.exit(f"NPB did not verify: {' '.join(command)}")
+    return float(re.search(r"Time in seconds\s*=\s*([0-9.]+)", out).group(1))
+
+
+def median_range(values, digits=3):
+    """'median (min-max)' of values, as the benches print them."""
+    v = sorted(values)
+    return f"{statistics.median(v):.{digits}f} ({v[0]:.{digits}f}-{v[-1]:.{digits}f})"
 
 
 def sim_noise_args(noise, rho=0.0, seed=None):
