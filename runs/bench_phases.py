@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_speed import paired_text  # noqa: E402
-from lu_json import count, DEFAULT_LU, LEVELS, mpirun, run_lu, run_report, script_main  # noqa: E402
+from lu_json import count, DEFAULT_LU, LEVELS, median_range, mpirun, run_lu, run_report, script_main  # noqa: E402
 
 PHASES = {
     "total": ("time_s",),
@@ -53,10 +53,6 @@ def custom_grid_run(lu, np, size, iterations, dt):
     return run_report(lambda path: [*mpirun(), "-np", str(np), lu, "--size", *grid, "--iterations",
                                     str(iterations), "--dt", str(dt), "--quiet", "--json", path],
                       require_verified=False)
-
-
-def spread(values):
-    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
 def main():
@@ -101,7 +97,7 @@ def main():
         for p in PHASES:
             ratio = statistics.median(times["baseline"][p]) / statistics.median(times["ours"][p])
             paired = paired_text({b: times[b][p] for b in builds}, "baseline", 3)
-            print(f"| {p} | {spread(times['baseline'][p])} | {spread(times['ours'][p])} | {ratio:.3f} | {paired} |")
+            print(f"| {p} | {median_range(times['baseline'][p])} | {median_range(times['ours'][p])} | {ratio:.3f} | {paired} |")
         print(f"checksums: baseline {sorted(checksums['baseline'])}, ours {sorted(checksums['ours'])}\n")
 
 

@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 
-from lu_json import add_shared_core_arguments, run_report, script_main, shared_core_launchers
+from lu_json import add_shared_core_arguments, median_range, run_report, script_main, shared_core_launchers
 
 MODES = ["auto", "spin", "sleep"]
 
@@ -66,7 +66,7 @@ def main():
         med = {m: statistics.median(times[(label, m)]) for m in MODES}
         ratio = {m: [a / b for a, b in zip(times[(label, "auto")], times[(label, m)])] for m in MODES[1:]}
         cells = [f"{med[m]:.3f}" for m in MODES]
-        cells += [f"{statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f})" for r in ratio.values()]
+        cells += [median_range(r) for r in ratio.values()]
         cells.append("; ".join(sorted(chose[label])))
         print(f"| {label} | " + " | ".join(cells) + " |")
 

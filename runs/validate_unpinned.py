@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import tempfile
 
-from lu_json import count, DEFAULT_LU, run_lu, script_main, sim_noise_args
+from lu_json import count, DEFAULT_LU, median_range, run_lu, script_main, sim_noise_args
 from npb_classes import GRID, ITERATIONS
 from validate_sim import BANDWIDTH, DEFAULT_SIM, costs_from, fit_latency, measured_noise, per_iteration
 
@@ -116,7 +116,7 @@ def summary(rounds, name):
     late = sum(1 for r in rounds if moves(r[name])[1] > 0)
     worst = [max(r[name]["bottleneck_ratio_by_iteration"][20:]) for r in rounds
              if "bottleneck_ratio_by_iteration" in r[name]]
-    return (f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})",
+    return (median_range(ratios),
             f"{statistics.median(moved):g} ({min(moved)}-{max(moved)})", f"{late} of {len(rounds)}",
             f"{statistics.median(worst):.3f} (worst {max(worst):.3f})" if worst else "")
 
