@@ -17,6 +17,13 @@ it), e.g. a stripe of 16 columns on one rank, which lu sweeps plane by plane
 like W's stripes on 2 ranks, without the pipeline's waits:
 
   runs/bench_phases.py --baseline-lu /tmp/lu-before --size 33 18 33 --iterations 300 --dt 0.0015
+
+What a level gains on this CPU: --against-level LEVEL runs --lu itself at LEVEL as the baseline,
+alternating with --lu at each of --levels (the two levels compute the same bits where both have FMA,
+and the checksums say so), e.g. whether AVX-512 pays on a CPU whose 512-bit operations go through
+256-bit units:
+
+  runs/bench_phases.py --against-level v3 --levels v4 --cls A --np 2 --repeats 5
 """
 import argparse
 import os
@@ -58,7 +65,9 @@ def custom_grid_run(lu, np, size, iterations, dt):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lu", default=DEFAULT_LU)
-    ap.add_argument("--baseline-lu", required=True)
+    baseline = ap.add_mutually_exclusive_group(required=True)
+    baseline.add_argument("--baseline-lu", help="another build of lu, at the same level")
+    baseline.add_argument("--against-level", choices=LEVELS, help="--lu itself at this level")
     ap.add_argument("--levels", nargs="+", default=["v4"], choices=LEVELS)
     ap.add_argument("--cls", default="A")
     ap.add_argument("--np", type=count(1), default=1)
@@ -80,18 +89,20 @@ def main():
         return run_lu(lu, a.cls, a.np, args)
 
     what = f"grid {'x'.join(map(str, a.size))}, {a.iterations} iterations" if a.size else f"class {a.cls}"
-    builds = {"baseline": a.baseline_lu, "ours": a.lu}
     for level in a.levels:
-        os.environ["NPBLU_ISA"] = level
+        # each build: (lu, the level it runs at)
+        builds = {"baseline": (a.baseline_lu or a.lu, a.against_level or level), "ours": (a.lu, level)}
         times = {b: {p: [] for p in PHASES} for b in builds}
         checksums = {b: set() for b in builds}
         for _ in range(a.repeats):
-            for b, lu in builds.items():
+            for b, (lu, lu_level) in builds.items():
+                os.environ["NPBLU_ISA"] = lu_level
                 report = run(lu)
                 for p, t in phase_times(report).items():
                     times[b][p].append(t)
                 checksums[b].add(report["field_checksum"])
-        print(f"level {level}, {what}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
+        against = f" against --lu at {a.against_level}" if a.against_level else ""
+        print(f"level {level}{against}, {what}, {a.np} rank(s), {a.repeats} alternated runs each; medians (min-max)")
         print("| phase | baseline s | ours s | baseline / ours | paired (range) |")
         print("|---|---|---|---|---|")
         for p in PHASES:
